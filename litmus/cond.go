@@ -37,6 +37,10 @@ func (p *parser) parseFinal() {
 				p.error(c.Pos(), "more than one final condition")
 			}
 			t.Cond = c
+		case p.is(";"):
+			// A stray ';' after the condition, as in "exists (...);",
+			// which herd accepts and some kernel tests have.
+			p.next()
 		default:
 			p.errorExpected("exists, ~exists, forall, locations, filter or invariant")
 			p.next()

@@ -49,6 +49,8 @@ func TestValidC(t *testing.T) {
 		";",
 		"// a comment\n/* another */ r0 = 1; /* trailing */",
 		"smp_mb();\n\tWRITE_ONCE(*x, 1);",
+		"intptr_t r4 = (r1 == r4); if (r4) { intptr_t r2 = READ_ONCE(*y); }",
+		"r1 = lockless_dereference(*x); smp_read_barrier_depends(); r2 = READ_ONCE(*r1);",
 	} {
 		src := cTest(body)
 		tst, err := Parse("t.litmus", []byte(src))
@@ -86,6 +88,9 @@ func TestInvalidSnippets(t *testing.T) {
 		{"X86 t\n{}\n P0 ;\n LOCK ;\n", "expected instruction after LOCK"},
 		{"X86_64 t\n{}\n P0 ;\n movl $1,(x ;\n", "expected ( in operand '(x'"},
 		{"X86_64 t\n{}\n P0 ;\n movl %zz:0(%rax),%eax ;\n", "expected segment register"},
+		// Forms that kernel tests use and herd accepts.
+		{"C t\n{ 0:r3=x2; x1=y1; }\nP0(int *x) { }\nexists (0:r0=1:r0 \\/ (* a comment *)\n\tx=1 \\/ ~x=y);\n", ""},
+		{"C t\n{}\nP0(int *x) { }\nlocations [0:r1]\nexists (x=1) (* trailing *)\n", ""},
 	} {
 		_, err := Parse("t.litmus", []byte(tc.src))
 		if tc.want == "" {
