@@ -101,6 +101,8 @@ func (p *parser) parseLocations() []*LocRef {
 //
 //	Prop = OrProp [ "=>" Prop ] .
 func (p *parser) parseProp() Prop {
+	p.enter()
+	defer p.leave()
 	x := p.parseOrProp()
 	if p.is("=>") {
 		p.next()
@@ -138,6 +140,8 @@ func (p *parser) parseAndProp() Prop {
 //
 //	NotProp = ( "~" | "not" ) NotProp | "(" Prop ")" | "true" | "false" | Atom .
 func (p *parser) parseNotProp() Prop {
+	p.enter()
+	defer p.leave()
 	pos := p.pos
 	switch {
 	case p.is("~") || p.isIdent("not"):

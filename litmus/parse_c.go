@@ -270,6 +270,8 @@ func (p *parser) syncStmt() {
 //	Stmt = Block | IfStmt | WhileStmt | DoWhileStmt | ForStmt
 //	     | "break" ";" | "continue" ";" | ";" | SimpleStmt ";" .
 func (p *parser) parseStmt() Stmt {
+	p.enter()
+	defer p.leave()
 	switch {
 	case p.is("{"):
 		return p.parseBlock(false)
