@@ -135,8 +135,9 @@ func (p *parser) parsePostfix() Expr {
 	return x
 }
 
-// parsePrimary parses a name, a literal, a call or a parenthesised
-// expression.
+// parsePrimary parses
+//
+//	PrimaryExpr = Ident | Int | Call | "(" Expr ")" .
 func (p *parser) parsePrimary() Expr {
 	pos := p.pos
 	switch {
