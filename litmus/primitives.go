@@ -1,6 +1,9 @@
 package litmus
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+)
 
 // The primitive table: every kernel primitive the C dialect accepts is one
 // row here. The parser uses it to check names and argument counts; the
@@ -33,7 +36,13 @@ const (
 
 var kindNames = [...]string{"", "load", "store", "rmw", "fence", "lock", "unlock", "trylock", "islocked", "srcu-lock", "srcu-unlock", "sync-srcu", "nop"}
 
-func (k Kind) String() string { return kindNames[k] }
+// String names the kind as docs/language.md does: "load", "rmw", ...
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return "Kind(" + strconv.Itoa(int(k)) + ")"
+	}
+	return kindNames[k]
+}
 
 // ArgKind says how the parser and the model read one argument.
 type ArgKind int
