@@ -142,8 +142,12 @@ type (
 		EndPos Pos
 	}
 	// ExprStmt is an expression used as a statement, e.g. smp_mb();
+	// Void reports that it was written with a discarding cast,
+	// "(void)atomic_add_unless(v, 1, 0);", which the printer keeps and
+	// the model may ignore.
 	ExprStmt struct {
 		X      Expr
+		Void   bool
 		EndPos Pos
 	}
 	// IfStmt is if (Cond) Then [else Else].
@@ -280,6 +284,14 @@ type (
 		Index  Expr
 		Rbrack Pos
 	}
+	// CastExpr is (Type)X, e.g. (int *)r1 or (uintptr_t)p. A (void)
+	// cast of a whole expression statement is ExprStmt.Void instead.
+	CastExpr struct {
+		Lparen Pos
+		Type   string // normalised like Param.Type: "int *", "unsigned long"
+		Rparen Pos
+		X      Expr
+	}
 	// BraceList is {Elems} in an init block.
 	BraceList struct {
 		Lbrace Pos
@@ -304,6 +316,8 @@ func (e *ParenExpr) Pos() Pos  { return e.Lparen }
 func (e *ParenExpr) End() Pos  { return e.Rparen + 1 }
 func (e *IndexExpr) Pos() Pos  { return e.X.Pos() }
 func (e *IndexExpr) End() Pos  { return e.Rbrack + 1 }
+func (e *CastExpr) Pos() Pos   { return e.Lparen }
+func (e *CastExpr) End() Pos   { return e.X.End() }
 func (e *BraceList) Pos() Pos  { return e.Lbrace }
 func (e *BraceList) End() Pos  { return e.Rbrace + 1 }
 
@@ -315,6 +329,7 @@ func (*CondExpr) exprNode()   {}
 func (*CallExpr) exprNode()   {}
 func (*ParenExpr) exprNode()  {}
 func (*IndexExpr) exprNode()  {}
+func (*CastExpr) exprNode()   {}
 func (*BraceList) exprNode()  {}
 
 // ---------------------------------------------------------------------------

@@ -310,8 +310,16 @@ func buildTable() map[string]*Primitive {
 	bit("change_bit", KRMW, RMWXor, RetNone, OrdOnce)
 	bit("test_bit", KLoad, RMWNone, RetBit, OrdOnce)
 	bit("test_bit_acquire", KLoad, RMWNone, RetBit, OrdAcquire)
-	bit("test_and_set_bit", KRMW, RMWOr, RetOldBit, OrdMb)
-	bit("test_and_clear_bit", KRMW, RMWAndNot, RetOldBit, OrdMb)
+	// "RMW operations that are conditional are unordered on FAILURE ...
+	// In the case of test_and_{}_bit() operations, if the bit in memory
+	// is unchanged by the operation then it is deemed to have failed"
+	// (atomic_bitops.txt, ORDERING): test_and_set_bit on a set bit and
+	// test_and_clear_bit on a clear bit order nothing.
+	// test_and_change_bit always changes the bit, so it always succeeds.
+	add(Primitive{Name: "test_and_set_bit", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWOr, Ret: RetOldBit,
+		Order: OrdMb, FailOrder: OrdOnce, Success: SuccOldBitClear, Source: srcBitops})
+	add(Primitive{Name: "test_and_clear_bit", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWAndNot, Ret: RetOldBit,
+		Order: OrdMb, FailOrder: OrdOnce, Success: SuccOldBitSet, Source: srcBitops})
 	bit("test_and_change_bit", KRMW, RMWXor, RetOldBit, OrdMb)
 	add(Primitive{Name: "test_and_set_bit_lock", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWOr, Ret: RetOldBit,
 		Order: OrdAcquire, FailOrder: OrdOnce, Success: SuccOldBitClear, Source: srcBitops})
@@ -334,7 +342,9 @@ func buildTable() map[string]*Primitive {
 	ref("refcount_read", argsP, 0, KLoad, RMWNone, RetValue, OrdOnce, OrdOnce, SuccAlways)
 	ref("refcount_inc", argsP, 0, KRMW, RMWAdd, RetNone, OrdOnce, OrdOnce, SuccAlways)
 	ref("refcount_add", argsVP, 1, KRMW, RMWAdd, RetNone, OrdOnce, OrdOnce, SuccAlways)
-	ref("refcount_dec", argsP, 0, KRMW, RMWSub, RetNone, OrdRelease, OrdRelease, SuccAlways)
+	// refcount_dec is unconditional (case 3: "fully unordered --> RELEASE
+	// ordering"), so it has no failure ordering.
+	ref("refcount_dec", argsP, 0, KRMW, RMWSub, RetNone, OrdRelease, OrdOnce, SuccAlways)
 	ref("refcount_sub_and_test", argsVP, 1, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
 	ref("refcount_dec_and_test", argsP, 0, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
 
