@@ -54,10 +54,11 @@ type parser struct {
 	errs ErrorList
 	test *Test
 
-	sc  scanner
-	tok tokKind
-	pos Pos
-	lit string
+	sc      scanner
+	tok     tokKind
+	pos     Pos
+	lit     string
+	prevEnd int // byte offset just after the previous token
 
 	lastErrLine int
 }
@@ -97,6 +98,7 @@ func (p *parser) errorExpected(what string) {
 
 // next advances to the next token.
 func (p *parser) next() {
+	p.prevEnd = p.sc.off
 	var off int
 	p.tok, off, p.lit = p.sc.scan()
 	p.pos = Pos(off + 1)
@@ -157,7 +159,9 @@ func (p *parser) parseTest() *Test {
 	}
 	off = p.parsePrelude(off)
 	if off >= len(p.src) || p.src[off] != '{' {
-		p.errorAt(off, "expected {, found "+p.describeAt(off))
+		if len(p.errs) == 0 {
+			p.errorAt(off, "expected {, found "+p.describeAt(off))
+		}
 		return p.test
 	}
 	p.reset(off, true)

@@ -41,7 +41,7 @@ func (p *parser) parseCProcs() {
 	for p.tok != tEOF && !p.isFinalStart() {
 		id, ok := procID(p.lit)
 		if p.tok != tIdent || !ok {
-			p.errorExpected("process P" + strconv.Itoa(len(p.test.Procs)))
+			p.errorExpected("process PN")
 			// Skip to the next process or the final section.
 			for p.tok != tEOF && !p.isFinalStart() {
 				if _, ok := procID(p.lit); ok && p.tok == tIdent {
@@ -243,6 +243,12 @@ func (p *parser) parseDecl(semi bool) []Stmt {
 // of the statement.
 func (p *parser) expectSemi() {
 	if p.got(";") {
+		return
+	}
+	if p.file.Position(Pos(p.prevEnd+1)).Line < p.file.Position(p.pos).Line {
+		// The ';' is missing at the end of a line: say so there, and
+		// carry on with the next line as the next statement.
+		p.errorAt(p.prevEnd, "expected ; at end of line, found newline")
 		return
 	}
 	p.errorExpected(";")
