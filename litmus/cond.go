@@ -1,0 +1,286 @@
+package litmus
+
+import "strconv"
+
+// parseFinal parses
+//
+//	FinalSection = { Locations | Filter | Invariant } [ Cond ] { Invariant } .
+//
+// Locations, filter and invariants are accepted in any order around the
+// condition; herd itself wants locations and filter first, which is how
+// the printer writes them.
+func (p *parser) parseFinal() {
+	t := p.test
+	for p.tok != tEOF {
+		start := p.pos
+		switch {
+		case p.isIdent("locations"):
+			if t.Locations != nil {
+				p.error(p.pos, "more than one locations section")
+			}
+			p.next()
+			t.Locations = p.parseLocations()
+		case p.isIdent("filter"):
+			if t.Filter != nil {
+				p.error(p.pos, "more than one filter")
+			}
+			p.next()
+			t.Filter = p.parseProp()
+		case p.isIdent("invariant"):
+			inv := &Invariant{InvPos: p.pos}
+			p.next()
+			inv.Prop = p.parseProp()
+			t.Invariants = append(t.Invariants, inv)
+		case p.isIdent("exists") || p.isIdent("forall") || p.is("~"):
+			c := p.parseCond()
+			if t.Cond != nil {
+				p.error(c.Pos(), "more than one final condition")
+			}
+			t.Cond = c
+		default:
+			p.errorExpected("exists, ~exists, forall, locations, filter or invariant")
+			p.next()
+		}
+		if p.pos == start {
+			p.next()
+		}
+	}
+}
+
+// parseCond parses
+//
+//	Cond = ( "exists" | "~" "exists" | "forall" ) Prop .
+func (p *parser) parseCond() *Cond {
+	c := &Cond{QuantPos: p.pos}
+	switch {
+	case p.is("~"):
+		p.next()
+		if !p.isIdent("exists") {
+			p.errorExpected("exists after ~")
+		}
+		c.Quant = NotExists
+	case p.isIdent("exists"):
+		c.Quant = Exists
+	default:
+		c.Quant = Forall
+	}
+	p.next()
+	c.Prop = p.parseProp()
+	return c
+}
+
+// parseLocations parses
+//
+//	Locations = "locations" "[" [ LocRef { ";" LocRef } [ ";" ] ] "]" .
+//
+// The keyword is already consumed. The result is non-nil even when empty.
+func (p *parser) parseLocations() []*LocRef {
+	locs := []*LocRef{}
+	p.expect("[")
+	for !p.is("]") && p.tok != tEOF {
+		start := p.pos
+		if l := p.parseLocRef(); l != nil {
+			locs = append(locs, l)
+		}
+		if !p.got(";") {
+			break
+		}
+		if p.pos == start {
+			break
+		}
+	}
+	p.expect("]")
+	return locs
+}
+
+// parseProp parses
+//
+//	Prop = OrProp [ "=>" Prop ] .
+func (p *parser) parseProp() Prop {
+	x := p.parseOrProp()
+	if p.is("=>") {
+		p.next()
+		y := p.parseProp()
+		return &BinProp{X: x, Op: "=>", Y: y}
+	}
+	return x
+}
+
+// parseOrProp parses
+//
+//	OrProp = AndProp { ( "\/" | "or" ) AndProp } .
+func (p *parser) parseOrProp() Prop {
+	x := p.parseAndProp()
+	for p.is("\\/") || p.isIdent("or") {
+		p.next()
+		x = &BinProp{X: x, Op: "\\/", Y: p.parseAndProp()}
+	}
+	return x
+}
+
+// parseAndProp parses
+//
+//	AndProp = NotProp { ( "/\" | "and" ) NotProp } .
+func (p *parser) parseAndProp() Prop {
+	x := p.parseNotProp()
+	for p.is("/\\") || p.isIdent("and") {
+		p.next()
+		x = &BinProp{X: x, Op: "/\\", Y: p.parseNotProp()}
+	}
+	return x
+}
+
+// parseNotProp parses
+//
+//	NotProp = ( "~" | "not" ) NotProp | "(" Prop ")" | "true" | "false" | Atom .
+func (p *parser) parseNotProp() Prop {
+	pos := p.pos
+	switch {
+	case p.is("~") || p.isIdent("not"):
+		p.next()
+		return &NotProp{Tilde: pos, X: p.parseNotProp()}
+	case p.is("("):
+		p.next()
+		x := p.parseProp()
+		e := &ParenProp{Lparen: pos, X: x, Rparen: p.pos}
+		p.expect(")")
+		return e
+	case p.isIdent("true") || p.isIdent("false"):
+		b := &BoolProp{ValuePos: pos, Value: p.lit == "true"}
+		p.next()
+		return b
+	}
+	return p.parseAtom()
+}
+
+// parseAtom parses
+//
+//	Atom = LocRef ( "=" | "==" | "!=" ) Value .
+func (p *parser) parseAtom() Prop {
+	pos := p.pos
+	loc := p.parseLocRef()
+	if loc == nil {
+		return &BoolProp{ValuePos: pos, Value: false}
+	}
+	a := &AtomProp{Loc: loc, Op: "="}
+	switch {
+	case p.is("=") || p.is("=="):
+	case p.is("!="):
+		a.Op = "!="
+	default:
+		p.errorExpected("= or !=")
+		a.Val = &Value{ValPos: p.pos, EndPos: p.pos}
+		return a
+	}
+	p.next()
+	a.Val = p.parseValue()
+	return a
+}
+
+// parseLocRef parses
+//
+//	LocRef = Int ":" Name | "[" Name "]" | Name [ "[" Int "]" ] .
+func (p *parser) parseLocRef() *LocRef {
+	l := &LocRef{LocPos: p.pos, Proc: -1, Index: -1}
+	switch {
+	case p.tok == tInt:
+		n, err := strconv.Atoi(p.lit)
+		if err != nil || n > 1<<16 {
+			p.error(p.pos, "invalid thread number "+p.lit)
+		}
+		l.Proc = n
+		p.next()
+		p.expect(":")
+		if p.tok != tIdent {
+			p.errorExpected("register name")
+			return nil
+		}
+		l.Name, l.EndPos = p.lit, p.pos+Pos(len(p.lit))
+		p.next()
+		return l
+	case p.is("["):
+		p.next()
+		if p.tok != tIdent {
+			p.errorExpected("location name")
+			return nil
+		}
+		l.Name, l.Bracket = p.lit, true
+		p.next()
+		l.EndPos = p.pos + 1
+		p.expect("]")
+		return l
+	case p.tok == tIdent:
+		l.Name, l.EndPos = p.lit, p.pos+Pos(len(p.lit))
+		p.next()
+		if p.is("[") {
+			p.next()
+			v, ok := parseIntLit(p.lit)
+			if p.tok != tInt || !ok || v < 0 || v > 1<<20 {
+				p.errorExpected("array index")
+				return nil
+			}
+			l.Index = int(v)
+			p.next()
+			l.EndPos = p.pos + 1
+			p.expect("]")
+		}
+		return l
+	}
+	p.errorExpected("location")
+	return nil
+}
+
+// parseValue parses
+//
+//	Value = [ "-" ] Int | Name | Int ":" Name | "[" Name "]" .
+func (p *parser) parseValue() *Value {
+	v := &Value{ValPos: p.pos}
+	switch {
+	case p.is("-") || p.tok == tInt:
+		neg := p.is("-")
+		if neg {
+			p.next()
+		}
+		if p.tok != tInt {
+			p.errorExpected("integer")
+			v.EndPos = p.pos
+			return v
+		}
+		n, ok := parseIntLit(p.lit)
+		if !ok {
+			p.error(p.pos, "invalid integer literal "+p.lit)
+		}
+		end := p.pos + Pos(len(p.lit))
+		p.next()
+		if !neg && p.is(":") {
+			// A register on the right: 0:r1=1:r2.
+			l := &LocRef{LocPos: v.ValPos, Proc: int(n), Index: -1}
+			p.next()
+			if p.tok != tIdent {
+				p.errorExpected("register name")
+				v.EndPos = p.pos
+				return v
+			}
+			l.Name, l.EndPos = p.lit, p.pos+Pos(len(p.lit))
+			p.next()
+			v.Loc, v.EndPos = l, l.EndPos
+			return v
+		}
+		if neg {
+			n = -n
+		}
+		v.IsInt, v.Int, v.EndPos = true, n, end
+	case p.is("["):
+		v.Loc = p.parseLocRef()
+		if v.Loc != nil {
+			v.EndPos = v.Loc.End()
+		}
+	case p.tok == tIdent:
+		v.Sym, v.EndPos = p.lit, p.pos+Pos(len(p.lit))
+		p.next()
+	default:
+		p.errorExpected("value")
+		v.EndPos = p.pos
+	}
+	return v
+}

@@ -1,0 +1,372 @@
+package litmus
+
+import "sort"
+
+// The primitive table: every kernel primitive the C dialect accepts is one
+// row here. The parser uses it to check names and argument counts; the
+// model layer reads the same rows to give each primitive its meaning under
+// each memory model. Adding a primitive is adding a row.
+//
+// Sources: the kernel's tools/memory-model/linux-kernel.def (herd7's own
+// table, mirrored row for row), Documentation/atomic_t.txt,
+// Documentation/atomic_bitops.txt and
+// Documentation/core-api/refcount-vs-atomic.rst for what herd lacks.
+
+// Kind is what a primitive does to memory.
+type Kind int
+
+// Primitive kinds.
+const (
+	KLoad       Kind = iota + 1 // read one location
+	KStore                      // write one location
+	KRMW                        // atomic read-modify-write of one location
+	KFence                      // a fence (the Fence field names which)
+	KLock                       // spin_lock
+	KUnlock                     // spin_unlock
+	KTryLock                    // spin_trylock: returns 1 and takes the lock, or returns 0
+	KIsLocked                   // spin_is_locked: returns 1 when held
+	KSRCULock                   // srcu_read_lock: returns an index (LKMM: load{srcu-lock})
+	KSRCUUnlock                 // srcu_read_unlock(s, idx) (LKMM: store{srcu-unlock})
+	KSyncSRCU                   // synchronize_srcu(s)
+	KNop                        // no memory effect (cpu_relax)
+)
+
+var kindNames = [...]string{"", "load", "store", "rmw", "fence", "lock", "unlock", "trylock", "islocked", "srcu-lock", "srcu-unlock", "sync-srcu", "nop"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// ArgKind says how the parser and the model read one argument.
+type ArgKind int
+
+// Argument kinds.
+const (
+	// ArgPtr is a pointer expression whose target is the accessed
+	// location: the x of smp_load_acquire(x), atomic_inc(x), spin_lock(l).
+	ArgPtr ArgKind = iota + 1
+	// ArgLval is an lvalue that is the accessed location itself: the *x of
+	// READ_ONCE(*x), WRITE_ONCE(*x, v), rcu_dereference(*p).
+	ArgLval
+	// ArgVal is a value operand.
+	ArgVal
+	// ArgBit is a bit number; the operand used on memory is 1<<nr
+	// (bitops on a single word: the model treats nr < 64).
+	ArgBit
+)
+
+// RMWOp is the operation of a read-modify-write; the new value is
+// old Op operand.
+type RMWOp int
+
+// RMW operations.
+const (
+	RMWNone      RMWOp = iota
+	RMWAdd             // old + v
+	RMWSub             // old - v
+	RMWAnd             // old & v
+	RMWOr              // old | v (set_bit: v = 1<<nr)
+	RMWXor             // old ^ v (change_bit)
+	RMWAndNot          // old &^ v (clear_bit, atomic_andnot)
+	RMWXchg            // v
+	RMWCmpxchg         // if old == expected { new } else no write
+	RMWAddUnless       // if old != u { old + v } else no write
+)
+
+// Ret is what a primitive returns.
+type Ret int
+
+// Return kinds.
+const (
+	RetNone      Ret = iota // a statement: returns nothing (LKMM's NORETURN RMWs)
+	RetValue                // a load's value
+	RetOld                  // the value before the RMW (fetch_*, xchg, cmpxchg)
+	RetNew                  // the value after the RMW (*_return)
+	RetNewIsZero            // 1 if the new value is 0 (*_and_test)
+	RetNewIsNeg             // 1 if the new value is negative (add_negative)
+	RetOldBit               // 1 if the operand's bit was set before (test_and_*_bit)
+	RetBit                  // 1 if the bit is set in the loaded value (test_bit)
+	RetSuccess              // 1 if the conditional RMW or trylock took effect
+)
+
+// Order is a set of ordering properties of an access; the zero Order is
+// unordered (LKMM's ONCE).
+type Order int
+
+// Ordering bits.
+const (
+	OrdOnce    Order = 0
+	OrdAcquire Order = 1 << iota // later accesses stay after it
+	OrdRelease                   // earlier accesses stay before it
+	OrdMb                        // fully ordered: a full barrier before and after
+)
+
+// Success says when a conditional primitive "succeeds"; Order applies on
+// success and FailOrder otherwise.
+type Success int
+
+// Success conditions.
+const (
+	SuccAlways      Success = iota // unconditional: Order always applies
+	SuccCmpEqual                   // cmpxchg: old == expected
+	SuccNotEqual                   // add_unless: old != u
+	SuccNewZero                    // *_and_test: new == 0
+	SuccOldBitClear                // test_and_set_bit*: the bit was clear
+	SuccOldBitSet                  // test_and_clear_bit: the bit was set
+)
+
+// Primitive is one row of the table.
+type Primitive struct {
+	Name string
+	Args []ArgKind
+	// Loc is the index in Args of the accessed location (ArgPtr or
+	// ArgLval), or -1 for fences and nops.
+	Loc  int
+	Kind Kind
+	Op   RMWOp // for KRMW
+	Ret  Ret
+	// Order applies always, or on success for conditional primitives;
+	// FailOrder applies when a conditional primitive fails.
+	Order     Order
+	FailOrder Order
+	Success   Success
+	// Fence is the LKMM fence name for KFence rows ("mb", "rmb", "wmb",
+	// "before-atomic", "after-atomic", "after-spinlock",
+	// "after-unlock-lock", "after-srcu-read-unlock", "barrier", "rcu-lock",
+	// "rcu-unlock", "sync-rcu"), or the fence that follows the access
+	// (smp_store_mb: "mb").
+	Fence string
+	// NonAtomic marks __set_bit and friends: a plain load then a plain
+	// store, not an atomic RMW.
+	NonAtomic bool
+	// Source names the kernel document or file the row comes from.
+	Source string
+}
+
+const (
+	srcDef     = "tools/memory-model/linux-kernel.def"
+	srcAtomicT = "Documentation/atomic_t.txt"
+	srcBitops  = "Documentation/atomic_bitops.txt"
+	srcRef     = "Documentation/core-api/refcount-vs-atomic.rst"
+)
+
+var (
+	argsP   = []ArgKind{ArgPtr}
+	argsL   = []ArgKind{ArgLval}
+	argsLV  = []ArgKind{ArgLval, ArgVal}
+	argsPV  = []ArgKind{ArgPtr, ArgVal}
+	argsVP  = []ArgKind{ArgVal, ArgPtr}
+	argsPVV = []ArgKind{ArgPtr, ArgVal, ArgVal}
+	argsBP  = []ArgKind{ArgBit, ArgPtr}
+)
+
+var table = buildTable()
+
+// Lookup returns the row for a primitive name.
+func Lookup(name string) (*Primitive, bool) {
+	p, ok := table[name]
+	return p, ok
+}
+
+// Primitives returns every row, sorted by name.
+func Primitives() []*Primitive {
+	out := make([]*Primitive, 0, len(table))
+	for _, p := range table {
+		out = append(out, p)
+	}
+	sortPrimitives(out)
+	return out
+}
+
+func buildTable() map[string]*Primitive {
+	t := map[string]*Primitive{}
+	add := func(p Primitive) {
+		if _, dup := t[p.Name]; dup {
+			panic("litmus: duplicate primitive " + p.Name)
+		}
+		q := p
+		t[p.Name] = &q
+	}
+	fence := func(name, f string) {
+		add(Primitive{Name: name, Loc: -1, Kind: KFence, Fence: f, Source: srcDef})
+	}
+
+	// ONCE, acquire/release.
+	add(Primitive{Name: "READ_ONCE", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcDef})
+	add(Primitive{Name: "WRITE_ONCE", Args: argsLV, Kind: KStore, Source: srcDef})
+	add(Primitive{Name: "smp_load_acquire", Args: argsP, Kind: KLoad, Ret: RetValue, Order: OrdAcquire, Source: srcDef})
+	add(Primitive{Name: "smp_store_release", Args: argsPV, Kind: KStore, Order: OrdRelease, Source: srcDef})
+	add(Primitive{Name: "rcu_assign_pointer", Args: argsLV, Kind: KStore, Order: OrdRelease, Source: srcDef})
+	add(Primitive{Name: "rcu_dereference", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcDef})
+	add(Primitive{Name: "smp_store_mb", Args: argsLV, Kind: KStore, Fence: "mb", Source: srcDef})
+
+	// Fences.
+	fence("smp_mb", "mb")
+	fence("smp_rmb", "rmb")
+	fence("smp_wmb", "wmb")
+	fence("smp_mb__before_atomic", "before-atomic")
+	fence("smp_mb__after_atomic", "after-atomic")
+	fence("smp_mb__after_spinlock", "after-spinlock")
+	fence("smp_mb__after_unlock_lock", "after-unlock-lock")
+	fence("smp_mb__after_srcu_read_unlock", "after-srcu-read-unlock")
+	fence("barrier", "barrier")
+	fence("rcu_read_lock", "rcu-lock")
+	fence("rcu_read_unlock", "rcu-unlock")
+	fence("synchronize_rcu", "sync-rcu")
+	fence("synchronize_rcu_expedited", "sync-rcu")
+
+	// Orderings of the variants of a value-returning RMW.
+	variants := []struct {
+		suffix string
+		order  Order
+	}{{"", OrdMb}, {"_relaxed", OrdOnce}, {"_acquire", OrdAcquire}, {"_release", OrdRelease}}
+
+	// Exchange.
+	for _, prefix := range []string{"", "atomic_"} {
+		for _, v := range variants {
+			add(Primitive{Name: prefix + "xchg" + v.suffix, Args: argsPV, Kind: KRMW, Op: RMWXchg, Ret: RetOld, Order: v.order, Source: srcDef})
+			// A failed cmpxchg orders nothing (atomic_t.txt: "the failure
+			// case ... is not ordered"; LKMM: a failed cmpxchg is a plain
+			// ONCE read).
+			add(Primitive{Name: prefix + "cmpxchg" + v.suffix, Args: argsPVV, Kind: KRMW, Op: RMWCmpxchg, Ret: RetOld,
+				Order: v.order, FailOrder: OrdOnce, Success: SuccCmpEqual, Source: srcDef})
+		}
+	}
+
+	// Spinlocks.
+	add(Primitive{Name: "spin_lock", Args: argsP, Kind: KLock, Order: OrdAcquire, Source: srcDef})
+	add(Primitive{Name: "spin_unlock", Args: argsP, Kind: KUnlock, Order: OrdRelease, Source: srcDef})
+	add(Primitive{Name: "spin_trylock", Args: argsP, Kind: KTryLock, Ret: RetSuccess, Order: OrdAcquire, Success: SuccCmpEqual, Source: srcDef})
+	add(Primitive{Name: "spin_is_locked", Args: argsP, Kind: KIsLocked, Ret: RetValue, Source: srcDef})
+
+	// SRCU.
+	add(Primitive{Name: "srcu_read_lock", Args: argsP, Kind: KSRCULock, Ret: RetValue, Source: srcDef})
+	add(Primitive{Name: "srcu_read_unlock", Args: argsPV, Kind: KSRCUUnlock, Source: srcDef})
+	add(Primitive{Name: "srcu_down_read", Args: argsP, Kind: KSRCULock, Ret: RetValue, Source: srcDef})
+	add(Primitive{Name: "srcu_up_read", Args: argsPV, Kind: KSRCUUnlock, Source: srcDef})
+	add(Primitive{Name: "synchronize_srcu", Args: argsP, Kind: KSyncSRCU, Source: srcDef})
+	add(Primitive{Name: "synchronize_srcu_expedited", Args: argsP, Kind: KSyncSRCU, Source: srcDef})
+
+	// atomic_t and atomic_long_t (atomic_long_* are aliases, atomic_t.txt).
+	for _, a := range []string{"atomic_", "atomic_long_"} {
+		if a != "atomic_" {
+			for _, v := range variants {
+				add(Primitive{Name: a + "xchg" + v.suffix, Args: argsPV, Kind: KRMW, Op: RMWXchg, Ret: RetOld, Order: v.order, Source: srcAtomicT})
+				add(Primitive{Name: a + "cmpxchg" + v.suffix, Args: argsPVV, Kind: KRMW, Op: RMWCmpxchg, Ret: RetOld,
+					Order: v.order, FailOrder: OrdOnce, Success: SuccCmpEqual, Source: srcAtomicT})
+			}
+		}
+		src := srcDef
+		if a != "atomic_" {
+			src = srcAtomicT
+		}
+		add(Primitive{Name: a + "read", Args: argsP, Kind: KLoad, Ret: RetValue, Source: src})
+		add(Primitive{Name: a + "set", Args: argsPV, Kind: KStore, Source: src})
+		add(Primitive{Name: a + "read_acquire", Args: argsP, Kind: KLoad, Ret: RetValue, Order: OrdAcquire, Source: src})
+		add(Primitive{Name: a + "set_release", Args: argsPV, Kind: KStore, Order: OrdRelease, Source: src})
+
+		ops := []struct {
+			name string
+			op   RMWOp
+		}{{"add", RMWAdd}, {"sub", RMWSub}, {"and", RMWAnd}, {"or", RMWOr}, {"xor", RMWXor}, {"andnot", RMWAndNot}}
+		for _, o := range ops {
+			// Non-returning RMWs are unordered (atomic_t.txt).
+			add(Primitive{Name: a + o.name, Args: argsVP, Kind: KRMW, Op: o.op, Source: src})
+			for _, v := range variants {
+				if o.op == RMWAdd || o.op == RMWSub {
+					add(Primitive{Name: a + o.name + "_return" + v.suffix, Args: argsVP, Kind: KRMW, Op: o.op, Ret: RetNew, Order: v.order, Source: src})
+				}
+				add(Primitive{Name: a + "fetch_" + o.name + v.suffix, Args: argsVP, Kind: KRMW, Op: o.op, Ret: RetOld, Order: v.order, Source: src})
+			}
+		}
+		for _, o := range []struct {
+			name string
+			op   RMWOp
+		}{{"inc", RMWAdd}, {"dec", RMWSub}} {
+			add(Primitive{Name: a + o.name, Args: argsP, Kind: KRMW, Op: o.op, Source: src})
+			for _, v := range variants {
+				add(Primitive{Name: a + o.name + "_return" + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNew, Order: v.order, Source: src})
+				add(Primitive{Name: a + "fetch_" + o.name + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetOld, Order: v.order, Source: src})
+			}
+			add(Primitive{Name: a + o.name + "_and_test", Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNewIsZero, Order: OrdMb, Source: src})
+		}
+		add(Primitive{Name: a + "sub_and_test", Args: argsVP, Kind: KRMW, Op: RMWSub, Ret: RetNewIsZero, Order: OrdMb, Source: src})
+		for _, v := range variants {
+			add(Primitive{Name: a + "add_negative" + v.suffix, Args: argsVP, Kind: KRMW, Op: RMWAdd, Ret: RetNewIsNeg, Order: v.order, Source: src})
+		}
+		// atomic_add_unless(v, a, u): add a unless the value is u; fully
+		// ordered when it adds, unordered when it does not (atomic_t.txt).
+		add(Primitive{Name: a + "add_unless", Args: argsPVV, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
+			Order: OrdMb, FailOrder: OrdOnce, Success: SuccNotEqual, Source: src})
+	}
+
+	// Bit operations on one word (atomic_bitops.txt): non-returning RMWs
+	// are unordered, value-returning ones fully ordered;
+	// test_and_set_bit_lock is ACQUIRE on success, clear_bit_unlock
+	// RELEASE. __set_bit and friends are not atomic.
+	bit := func(name string, k Kind, op RMWOp, ret Ret, ord Order) {
+		add(Primitive{Name: name, Args: argsBP, Loc: 1, Kind: k, Op: op, Ret: ret, Order: ord, Source: srcBitops})
+	}
+	bit("set_bit", KRMW, RMWOr, RetNone, OrdOnce)
+	bit("clear_bit", KRMW, RMWAndNot, RetNone, OrdOnce)
+	bit("change_bit", KRMW, RMWXor, RetNone, OrdOnce)
+	bit("test_bit", KLoad, RMWNone, RetBit, OrdOnce)
+	bit("test_bit_acquire", KLoad, RMWNone, RetBit, OrdAcquire)
+	// "RMW operations that are conditional are unordered on FAILURE ...
+	// In the case of test_and_{}_bit() operations, if the bit in memory
+	// is unchanged by the operation then it is deemed to have failed"
+	// (atomic_bitops.txt, ORDERING): test_and_set_bit on a set bit and
+	// test_and_clear_bit on a clear bit order nothing.
+	// test_and_change_bit always changes the bit, so it always succeeds.
+	add(Primitive{Name: "test_and_set_bit", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWOr, Ret: RetOldBit,
+		Order: OrdMb, FailOrder: OrdOnce, Success: SuccOldBitClear, Source: srcBitops})
+	add(Primitive{Name: "test_and_clear_bit", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWAndNot, Ret: RetOldBit,
+		Order: OrdMb, FailOrder: OrdOnce, Success: SuccOldBitSet, Source: srcBitops})
+	bit("test_and_change_bit", KRMW, RMWXor, RetOldBit, OrdMb)
+	add(Primitive{Name: "test_and_set_bit_lock", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWOr, Ret: RetOldBit,
+		Order: OrdAcquire, FailOrder: OrdOnce, Success: SuccOldBitClear, Source: srcBitops})
+	bit("clear_bit_unlock", KRMW, RMWAndNot, RetNone, OrdRelease)
+	for _, n := range []struct {
+		name string
+		op   RMWOp
+	}{{"__set_bit", RMWOr}, {"__clear_bit", RMWAndNot}, {"__change_bit", RMWXor}} {
+		add(Primitive{Name: n.name, Args: argsBP, Loc: 1, Kind: KRMW, Op: n.op, NonAtomic: true, Source: srcBitops})
+	}
+
+	// refcount_t (refcount-vs-atomic.rst): set/read are plain ONCE
+	// accesses; inc/add are unordered; dec and the *_and_test operations
+	// give RELEASE ordering, plus ACQUIRE ordering when they reach zero.
+	// They are not fully ordered like atomic_dec_and_test.
+	ref := func(name string, args []ArgKind, loc int, k Kind, op RMWOp, ret Ret, ord, fail Order, s Success) {
+		add(Primitive{Name: name, Args: args, Loc: loc, Kind: k, Op: op, Ret: ret, Order: ord, FailOrder: fail, Success: s, Source: srcRef})
+	}
+	ref("refcount_set", argsPV, 0, KStore, RMWNone, RetNone, OrdOnce, OrdOnce, SuccAlways)
+	ref("refcount_read", argsP, 0, KLoad, RMWNone, RetValue, OrdOnce, OrdOnce, SuccAlways)
+	ref("refcount_inc", argsP, 0, KRMW, RMWAdd, RetNone, OrdOnce, OrdOnce, SuccAlways)
+	ref("refcount_add", argsVP, 1, KRMW, RMWAdd, RetNone, OrdOnce, OrdOnce, SuccAlways)
+	// refcount_dec is unconditional (case 3: "fully unordered --> RELEASE
+	// ordering"), so it has no failure ordering.
+	ref("refcount_dec", argsP, 0, KRMW, RMWSub, RetNone, OrdRelease, OrdOnce, SuccAlways)
+	ref("refcount_sub_and_test", argsVP, 1, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
+	ref("refcount_dec_and_test", argsP, 0, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
+
+	add(Primitive{Name: "cpu_relax", Loc: -1, Kind: KNop, Source: "arch/x86/include/asm/vdso/processor.h (a pause hint, no ordering)"})
+
+	// Fill in Loc for rows that left it to us: the first pointer or
+	// lvalue argument.
+	for _, p := range t {
+		if p.Loc != 0 || p.Kind == KFence || p.Kind == KNop {
+			continue
+		}
+		p.Loc = -1
+		for i, a := range p.Args {
+			if a == ArgPtr || a == ArgLval {
+				p.Loc = i
+				break
+			}
+		}
+	}
+	return t
+}
+
+func sortPrimitives(ps []*Primitive) {
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+}

@@ -1,0 +1,158 @@
+package litmus
+
+import (
+	"fmt"
+	"strings"
+)
+
+// tokKind classifies a token of the C-like token stream that the init
+// block, the C processes and the final section share.
+type tokKind int
+
+const (
+	tEOF    tokKind = iota
+	tIdent          // r0, READ_ONCE, exists, P1_r0
+	tInt            // 1, 0x10, 1UL
+	tString         // "doc"
+	tOp             // punctuation and operators; the literal says which
+	tIllegal
+)
+
+// ops lists the multi-byte operators, longest first within each prefix.
+// "/\" and "\/" are the condition language's conjunction and disjunction;
+// they cannot occur in C, so one scanner serves both.
+var ops = []string{
+	"<<=", ">>=",
+	"/\\", "\\/", "=>",
+	"==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "++", "--",
+	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "->",
+}
+
+// scanner splits source text into tokens. Whitespace and comments are
+// skipped: "//" and "/* */" always, "(* *)" only when ocaml is set (outside
+// C code, where herd's comments live; inside C code "(*p)" is an
+// expression). Each "(* *)" comment is passed to onComment.
+type scanner struct {
+	src       []byte
+	off       int
+	ocaml     bool
+	onComment func(c *Comment)
+	onError   func(off int, msg string)
+}
+
+func isLetter(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// skipSpace skips whitespace and comments.
+func (s *scanner) skipSpace() {
+	for s.off < len(s.src) {
+		c := s.src[s.off]
+		switch {
+		case isSpace(c):
+			s.off++
+		case c == '/' && s.peek(1) == '/':
+			for s.off < len(s.src) && s.src[s.off] != '\n' {
+				s.off++
+			}
+		case c == '/' && s.peek(1) == '*':
+			start := s.off
+			end := strings.Index(string(s.src[s.off+2:]), "*/")
+			if end < 0 {
+				s.onError(start, "comment not terminated")
+				s.off = len(s.src)
+				return
+			}
+			s.off += 2 + end + 2
+		case c == '(' && s.peek(1) == '*' && s.ocaml:
+			s.off = s.ocamlComment(s.off)
+		default:
+			return
+		}
+	}
+}
+
+// ocamlComment scans the (* *) comment starting at off and returns the
+// offset after it. Nested comments are tolerated.
+func (s *scanner) ocamlComment(off int) int {
+	start := off
+	depth := 0
+	for off < len(s.src) {
+		switch {
+		case s.src[off] == '(' && off+1 < len(s.src) && s.src[off+1] == '*':
+			depth++
+			off += 2
+		case s.src[off] == '*' && off+1 < len(s.src) && s.src[off+1] == ')':
+			depth--
+			off += 2
+			if depth == 0 {
+				if s.onComment != nil {
+					s.onComment(&Comment{Start: Pos(start + 1), Stop: Pos(off + 1), Text: string(s.src[start+2 : off-2])})
+				}
+				return off
+			}
+		default:
+			off++
+		}
+	}
+	s.onError(start, "comment not terminated")
+	return len(s.src)
+}
+
+func (s *scanner) peek(n int) byte {
+	if s.off+n < len(s.src) {
+		return s.src[s.off+n]
+	}
+	return 0
+}
+
+// scan returns the next token: its kind, offset and literal text.
+func (s *scanner) scan() (tokKind, int, string) {
+	s.skipSpace()
+	if s.off >= len(s.src) {
+		return tEOF, len(s.src), ""
+	}
+	start := s.off
+	c := s.src[s.off]
+	switch {
+	case isLetter(c):
+		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
+			s.off++
+		}
+		return tIdent, start, string(s.src[start:s.off])
+	case isDigit(c):
+		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
+			s.off++
+		}
+		return tInt, start, string(s.src[start:s.off])
+	case c == '"':
+		s.off++
+		for s.off < len(s.src) && s.src[s.off] != '"' && s.src[s.off] != '\n' {
+			s.off++
+		}
+		if s.off >= len(s.src) || s.src[s.off] != '"' {
+			s.onError(start, "string literal not terminated")
+			return tString, start, string(s.src[start:s.off])
+		}
+		s.off++
+		return tString, start, string(s.src[start:s.off])
+	}
+	for _, op := range ops {
+		if strings.HasPrefix(string(s.src[s.off:min(len(s.src), s.off+len(op))]), op) {
+			s.off += len(op)
+			return tOp, start, op
+		}
+	}
+	if strings.IndexByte("+-*/%&|^~!<>=?:;,.()[]{}", c) >= 0 {
+		s.off++
+		return tOp, start, string(c)
+	}
+	s.off++
+	return tIllegal, start, fmt.Sprintf("%q", c)
+}
