@@ -34,11 +34,11 @@ type action uint32
 
 const actDrain action = 1 << 31
 
-func execAct(t int) action          { return action(t) }
-func drainAct(t, loc int) action    { return actDrain | action(loc)<<8 | action(t) }
-func (a action) isDrain() bool      { return a&actDrain != 0 }
-func (a action) thread() int        { return int(a & 0xff) }
-func (a action) loc() int           { return int(a&^actDrain) >> 8 }
+func execAct(t int) action       { return action(t) }
+func drainAct(t, loc int) action { return actDrain | action(loc)<<8 | action(t) }
+func (a action) isDrain() bool   { return a&actDrain != 0 }
+func (a action) thread() int     { return int(a & 0xff) }
+func (a action) loc() int        { return int(a&^actDrain) >> 8 }
 func (a action) String() string {
 	if a.isDrain() {
 		return fmt.Sprintf("drain(P%d,%d)", a.thread(), a.loc())

@@ -20,21 +20,21 @@ type val = int64
 type opcode uint8
 
 const (
-	opNop     opcode = iota // no effect
-	opAssign                // dst = a
-	opBranch                // if a != 0 goto target
-	opJump                  // goto target
-	opLoad                  // dst = ret(mem[addr])
-	opStore                 // mem[addr] = a (buffered in TSO/PSO)
-	opRMW                   // atomic read-modify-write of mem[addr]
-	opFence                 // a fence of kind fence
-	opLock                  // spin_lock: wait until mem[addr] == 0, then set it to 1 (a locked RMW)
-	opTryLock               // spin_trylock: dst = 1 and take the lock if free, else dst = 0
-	opUnlock                // spin_unlock: a release store of 0
-	opRCULock               // enter a read-side critical section of domain dom
-	opRCUUnlock             // leave it
-	opGPStart               // synchronize_rcu/srcu: full fence, then record the readers of dom to wait for
-	opGPWait                // wait until those readers have left, then full fence
+	opNop       opcode = iota // no effect
+	opAssign                  // dst = a
+	opBranch                  // if a != 0 goto target
+	opJump                    // goto target
+	opLoad                    // dst = ret(mem[addr])
+	opStore                   // mem[addr] = a (buffered in TSO/PSO)
+	opRMW                     // atomic read-modify-write of mem[addr]
+	opFence                   // a fence of kind fence
+	opLock                    // spin_lock: wait until mem[addr] == 0, then set it to 1 (a locked RMW)
+	opTryLock                 // spin_trylock: dst = 1 and take the lock if free, else dst = 0
+	opUnlock                  // spin_unlock: a release store of 0
+	opRCULock                 // enter a read-side critical section of domain dom
+	opRCUUnlock               // leave it
+	opGPStart                 // synchronize_rcu/srcu: full fence, then record the readers of dom to wait for
+	opGPWait                  // wait until those readers have left, then full fence
 )
 
 var opNames = [...]string{"nop", "assign", "branch", "jump", "load", "store", "rmw", "fence", "lock", "trylock", "unlock", "rcu-lock", "rcu-unlock", "gp-start", "gp-wait"}
@@ -89,11 +89,11 @@ type instr struct {
 type exprKind uint8
 
 const (
-	exConst exprKind = iota // v
-	exReg                   // registers[reg]
-	exUnary                 // op x
-	exBinary                // x op y
-	exCond                  // x ? y : z
+	exConst  exprKind = iota // v
+	exReg                    // registers[reg]
+	exUnary                  // op x
+	exBinary                 // x op y
+	exCond                   // x ? y : z
 )
 
 // expr is a register expression, evaluated on the thread's registers.
