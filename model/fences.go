@@ -288,11 +288,15 @@ func redundantWhy(m Model, s Site) string {
 		return ""
 	}
 	if m == TSO || m == PSO {
+		machine := "on x86 every atomic RMW is a LOCK'd instruction and"
+		if m == PSO {
+			machine = "under PSO every atomic RMW drains the store buffers and is"
+		}
 		switch prim.Fence {
 		case "after-atomic", "before-atomic":
-			return "on x86 every atomic RMW is a LOCK'd instruction and already a full barrier; smp_mb__{before,after}_atomic() compile to nothing"
+			return machine + " already a full barrier; smp_mb__{before,after}_atomic() add nothing"
 		case "after-spinlock":
-			return "on x86 spin_lock() is a LOCK'd instruction and already a full barrier"
+			return "spin_lock() is an atomic RMW and already a full barrier here"
 		}
 	}
 	if m == TSO {

@@ -28,7 +28,7 @@ func TestFencesBothMbNecessaryUnderTSO(t *testing.T) {
 	require.Contains(t, out, "SB+mbs under tso: Never as written")
 	n := strings.Count(out, "NECESSARY")
 	require.Equal(t, 2, n, "both smp_mb() must be necessary:\n%s", out)
-	require.Contains(t, out, "minimal sufficient set: smp_mb() (line 11), smp_mb() (line 20)")
+	require.Contains(t, out, "minimal sufficient set: smp_mb() (line 12), smp_mb() (line 21)")
 }
 
 func TestFencesRedundantWmb(t *testing.T) {
