@@ -106,7 +106,7 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		writeTrace(w, r.Witness, m)
 	}
 	for _, v := range r.Violations {
-		fmt.Fprintf(w, "\n%s (%s) is violated in state %s:\n", v.Invariant, v.Pos, v.State)
+		fmt.Fprintf(w, "\n%s (%s) is violated, first in state %s\n", v.Invariant, v.Pos, v.State)
 		writeTrace(w, &v.Trace, m)
 	}
 	for _, s := range r.Stuck {
