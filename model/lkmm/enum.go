@@ -6,25 +6,29 @@ import (
 	"sort"
 )
 
-// maxDomainRounds bounds the fixed point that computes the values each
-// location may hold.
-const maxDomainRounds = 16
-
 // maxDomain bounds the number of values of one location.
 const maxDomain = 256
 
+// errLimit marks errors that make the verdict Unknown rather than the
+// input wrong.
+type errLimit struct{ msg string }
+
+func (e *errLimit) Error() string { return e.msg }
+
 // domains computes, for each location, the values it may hold: its
 // initial value and every value some path of some thread writes to it,
-// given reads that return values of the same sets (a least fixed point).
+// given reads that return values of the same sets. The iteration stops at
+// a fixed point, or after as many rounds as an execution has writes: a
+// value needs a chain of distinct writes to be computed (each reads the
+// previous one), so values found later belong to no execution. Values
+// that are in a domain but no execution can produce are harmless: a read
+// taking one finds no write to read from.
 func (p *program) domains(opt Options) ([][]Val, error) {
 	dom := make([][]Val, len(p.names))
 	for i, v := range p.init {
 		dom[i] = []Val{v}
 	}
 	for round := 0; ; round++ {
-		if round == maxDomainRounds {
-			return nil, fmt.Errorf("lkmm: the values of the locations do not converge after %d rounds", maxDomainRounds)
-		}
 		changed := false
 		next := make([]map[Val]bool, len(dom))
 		for i, d := range dom {
@@ -33,21 +37,29 @@ func (p *program) domains(opt Options) ([][]Val, error) {
 				next[i][v] = true
 			}
 		}
+		maxWrites := 0
 		for _, th := range p.threads {
 			trs, _, err := paths(p, th, dom, opt.LoopBound)
 			if err != nil {
 				return nil, err
 			}
+			most := 0
 			for _, tr := range trs {
+				nw := 0
 				for _, e := range tr.events {
-					if e.kind == evW && !next[e.loc][e.val] {
-						next[e.loc][e.val] = true
-						changed = true
+					if e.kind == evW {
+						nw++
+						if !next[e.loc][e.val] {
+							next[e.loc][e.val] = true
+							changed = true
+						}
 					}
 				}
+				most = max(most, nw)
 			}
+			maxWrites += most
 		}
-		if !changed {
+		if !changed || round >= maxWrites {
 			return dom, nil
 		}
 		for i, m := range next {
@@ -57,7 +69,7 @@ func (p *program) domains(opt Options) ([][]Val, error) {
 			}
 			sort.Slice(d, func(a, b int) bool { return valLess(d[a], d[b]) })
 			if len(d) > maxDomain {
-				return nil, fmt.Errorf("lkmm: location %s may hold more than %d values", p.names[i], maxDomain)
+				return nil, &errLimit{fmt.Sprintf("location %s may hold more than %d values", p.names[i], maxDomain)}
 			}
 			dom[i] = d
 		}
@@ -89,7 +101,10 @@ type search struct {
 func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	dom, err := p.domains(opt)
 	if err != nil {
-		return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error()}, nil
+		if _, ok := err.(*errLimit); ok {
+			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error()}, nil
+		}
+		return nil, err
 	}
 	all := make([][]trace, len(p.threads))
 	res := &Result{Name: p.test.Name, Rejected: map[string]int{}}

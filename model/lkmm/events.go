@@ -13,7 +13,7 @@ type Val struct {
 	N   int64 // the integer, or the offset from the location (always 0)
 }
 
-func intVal(n int64) Val { return Val{N: n} }
+func intVal(n int64) Val  { return Val{N: n} }
 func addrVal(loc int) Val { return Val{Sym: int32(loc + 1)} }
 
 // isAddr reports whether v is the address of a location.

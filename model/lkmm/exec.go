@@ -6,7 +6,7 @@ type execution struct {
 	n      int
 	ev     []event // initial writes first (event i writes location i), then the threads
 	nLoc   int
-	thread []int // thread of each event, -1 for initial writes
+	thread []int            // thread of each event, -1 for initial writes
 	regs   []map[string]Val // final registers of each thread's trace
 
 	// Base relations, fixed by the traces.

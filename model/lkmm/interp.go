@@ -272,11 +272,14 @@ func (in *interp) assign(s *litmus.AssignStmt) {
 
 func unparen(e litmus.Expr) litmus.Expr {
 	for {
-		p, ok := e.(*litmus.ParenExpr)
-		if !ok {
+		switch p := e.(type) {
+		case *litmus.ParenExpr:
+			e = p.X
+		case *litmus.CastExpr:
+			e = p.X
+		default:
 			return e
 		}
-		e = p.X
 	}
 }
 
@@ -334,6 +337,10 @@ func (in *interp) expr(e litmus.Expr) (Val, taint) {
 	case *litmus.IntLit:
 		return intVal(e.Value), nil
 	case *litmus.ParenExpr:
+		return in.expr(e.X)
+	case *litmus.CastExpr:
+		// Casts change no value: herd's values are integers and
+		// location addresses.
 		return in.expr(e.X)
 	case *litmus.Ident:
 		if r, ok := in.regs[e.Name]; ok {

@@ -56,6 +56,15 @@ func newProgram(t *litmus.Test) (*program, error) {
 			addName(it.Name)
 		}
 	}
+	// A name used as an initial value ("p=y", "int *p = &y") is a
+	// location too.
+	for _, it := range t.Init {
+		eachIdent(it.Value, func(id *litmus.Ident) {
+			if id.Name != "NULL" && !strings.HasSuffix(id.Name, "_INIT") {
+				addName(id.Name)
+			}
+		})
+	}
 	for _, pr := range t.Procs {
 		for _, par := range pr.Params {
 			addName(par.Name.Name)
@@ -132,6 +141,8 @@ func (p *program) constVal(e litmus.Expr) (Val, error) {
 		return intVal(e.Value), nil
 	case *litmus.ParenExpr:
 		return p.constVal(e.X)
+	case *litmus.CastExpr:
+		return p.constVal(e.X)
 	case *litmus.Ident:
 		if i, ok := p.index[e.Name]; ok {
 			return addrVal(i), nil
@@ -174,5 +185,28 @@ func eachAtom(pr litmus.Prop, f func(*litmus.AtomProp)) {
 		eachAtom(pr.Y, f)
 	case *litmus.ParenProp:
 		eachAtom(pr.X, f)
+	}
+}
+
+// eachIdent calls f for every identifier of an initializer that is not a
+// called function's name.
+func eachIdent(e litmus.Expr, f func(*litmus.Ident)) {
+	switch e := e.(type) {
+	case *litmus.Ident:
+		f(e)
+	case *litmus.ParenExpr:
+		eachIdent(e.X, f)
+	case *litmus.CastExpr:
+		eachIdent(e.X, f)
+	case *litmus.UnaryExpr:
+		eachIdent(e.X, f)
+	case *litmus.CallExpr:
+		for _, a := range e.Args {
+			eachIdent(a, f)
+		}
+	case *litmus.BraceList:
+		for _, a := range e.Elems {
+			eachIdent(a, f)
+		}
 	}
 }
