@@ -247,7 +247,15 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 	}
 	r := in.emit(event{kind: evR, rmwR: -1, loc: loc, val: old, tags: tags | tRMW, addr: addr, pos: pos, prim: pr.Name})
 	if writes {
-		in.emit(event{kind: evW, rmwR: r, loc: loc, val: nv, tags: tags | tRMW, addr: addr, data: vt, pos: pos, prim: pr.Name})
+		// The value an arithmetic RMW writes is computed from the
+		// value it reads: herd's atomic_op and add_unless give the
+		// write a data dependency on the read (iico_data from the R*
+		// to the W*); xchg and cmpxchg write their operand.
+		data := vt
+		if pr.Op != litmus.RMWXchg && pr.Op != litmus.RMWCmpxchg {
+			data = data.merge(taint{r})
+		}
+		in.emit(event{kind: evW, rmwR: r, loc: loc, val: nv, tags: tags | tRMW, addr: addr, data: data, pos: pos, prim: pr.Name})
 	}
 	rt := taint{r}
 	switch pr.Ret {

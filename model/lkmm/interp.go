@@ -162,12 +162,19 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		if in.stopped() {
 			return flowStop
 		}
+		// The events of the branches depend on the condition; those
+		// after the if statement do not (the LKMM's control
+		// dependencies end with the statement, explanation.txt).
+		saved := in.ctrl
 		in.ctrl = in.ctrl.merge(t)
+		f := flowNormal
 		if c.truth() {
-			return in.stmt(s.Then)
+			f = in.stmt(s.Then)
 		} else if s.Else != nil {
-			return in.stmt(s.Else)
+			f = in.stmt(s.Else)
 		}
+		in.ctrl = saved
+		return f
 	case *litmus.WhileStmt:
 		return in.loop(nil, s.Cond, nil, s.Body, false)
 	case *litmus.DoWhileStmt:
@@ -196,6 +203,11 @@ func (in *interp) loop(init litmus.Stmt, cond litmus.Expr, post litmus.Stmt, bod
 			return flowStop
 		}
 	}
+	// herd unrolls a loop into nested if statements: each iteration
+	// depends on every condition tested so far, the code after the loop
+	// on none.
+	saved := in.ctrl
+	defer func() { in.ctrl = saved }()
 	for iter := 0; ; iter++ {
 		if !(doWhile && iter == 0) && cond != nil {
 			c, t := in.expr(cond)
@@ -387,17 +399,16 @@ func (in *interp) expr(e litmus.Expr) (Val, taint) {
 		v, t := in.expr(e.X)
 		return in.unop(e.OpPos, e.Op, v), t
 	case *litmus.BinaryExpr:
+		// herd evaluates both operands of every operator, && and ||
+		// included (CSem's Op), so both sides' events always occur.
 		x, tx := in.expr(e.X)
-		if e.Op == "&&" || e.Op == "||" {
-			// C evaluates the right operand only when needed; the
-			// result depends on both operands it evaluated.
-			if (e.Op == "&&") != x.truth() {
-				return boolVal(x.truth()), tx
-			}
-			y, ty := in.expr(e.Y)
-			return boolVal(y.truth()), tx.merge(ty)
-		}
 		y, ty := in.expr(e.Y)
+		switch e.Op {
+		case "&&":
+			return boolVal(x.truth() && y.truth()), tx.merge(ty)
+		case "||":
+			return boolVal(x.truth() || y.truth()), tx.merge(ty)
+		}
 		return in.binop(e.OpPos, e.Op, x, y), tx.merge(ty)
 	case *litmus.CondExpr:
 		c, tc := in.expr(e.Cond)
