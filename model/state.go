@@ -29,7 +29,7 @@ type tstate struct {
 	// counts as running for grace periods: from its outermost lock until
 	// its outermost unlock reaches memory (exec.go, rcuEnd).
 	active uint64
-	wait         uint64  // grace period in progress: the threads it still waits for
+	wait   uint64 // grace period in progress: the threads it still waits for
 }
 
 // entry is one buffered store.
