@@ -143,3 +143,120 @@ func TestConformanceSC(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusInclusion checks SC ⊆ TSO ⊆ PSO on every corpus C test, and
+// that a test with marked accesses only that LKMM forbids (expected/lkmm
+// says Never) is Never under SC and TSO too: LKMM is weaker than x86-TSO
+// under the kernel's x86 mapping.
+func TestCorpusInclusion(t *testing.T) {
+	for _, path := range corpusFiles(t, "lkmm") {
+		name := rel(t, path)
+		t.Run(name, func(t *testing.T) {
+			test, err := litmus.ParseFile(path)
+			require.NoError(t, err)
+			var prev map[string]bool
+			results := map[Model]*Result{}
+			for _, m := range []Model{SC, TSO, PSO} {
+				res, err := Check(context.Background(), test, m, Options{MaxStates: 2_000_000})
+				require.NoError(t, err)
+				require.NotEqual(t, Unknown, res.Verdict, "%s: %s", m, res.Reason)
+				results[m] = res
+				cur := map[string]bool{}
+				for _, s := range stateLines(res) {
+					cur[s] = true
+				}
+				for s := range prev {
+					require.True(t, cur[s], "%s misses state %q of the stronger model", m, s)
+				}
+				prev = cur
+			}
+			exp := filepath.Join(corpus, "expected/lkmm", name+".out")
+			if _, err := os.Stat(exp); err != nil || !markedOnly(test) {
+				return
+			}
+			if want := readHerd(t, exp); want.observation == "Never" {
+				for _, m := range []Model{SC, TSO} {
+					require.Equal(t, Never, results[m].Verdict, "LKMM forbids it, so %s must", m)
+				}
+			}
+		})
+	}
+}
+
+// markedOnly reports whether every shared access of a C test goes through
+// a primitive (no plain *x = v or r = *x): such a test has no data race.
+func markedOnly(t *litmus.Test) bool {
+	ok := true
+	var expr func(e litmus.Expr)
+	expr = func(e litmus.Expr) {
+		switch e := e.(type) {
+		case *litmus.UnaryExpr:
+			if e.Op == "*" {
+				ok = false
+			}
+			expr(e.X)
+		case *litmus.BinaryExpr:
+			expr(e.X)
+			expr(e.Y)
+		case *litmus.ParenExpr:
+			expr(e.X)
+		case *litmus.CastExpr:
+			expr(e.X)
+		case *litmus.CondExpr:
+			expr(e.Cond)
+			expr(e.X)
+			expr(e.Y)
+		case *litmus.CallExpr:
+			// Arguments of primitives are the marked accesses themselves.
+		}
+	}
+	var stmt func(s litmus.Stmt)
+	stmt = func(s litmus.Stmt) {
+		switch s := s.(type) {
+		case *litmus.BlockStmt:
+			for _, x := range s.List {
+				stmt(x)
+			}
+		case *litmus.DeclStmt:
+			if s.Init != nil {
+				expr(s.Init)
+			}
+		case *litmus.AssignStmt:
+			expr(s.LHS)
+			if s.RHS != nil {
+				expr(s.RHS)
+			}
+		case *litmus.ExprStmt:
+			expr(s.X)
+		case *litmus.IfStmt:
+			expr(s.Cond)
+			stmt(s.Then)
+			if s.Else != nil {
+				stmt(s.Else)
+			}
+		case *litmus.WhileStmt:
+			expr(s.Cond)
+			stmt(s.Body)
+		case *litmus.DoWhileStmt:
+			expr(s.Cond)
+			stmt(s.Body)
+		case *litmus.ForStmt:
+			if s.Init != nil {
+				stmt(s.Init)
+			}
+			if s.Cond != nil {
+				expr(s.Cond)
+			}
+			if s.Post != nil {
+				stmt(s.Post)
+			}
+			stmt(s.Body)
+		}
+	}
+	for _, p := range t.Procs {
+		if p.Body != nil {
+			stmt(p.Body)
+		}
+	}
+	return ok
+}

@@ -54,7 +54,9 @@ type machine struct {
 
 // initial returns the initial state.
 func (m *machine) initial() *mstate {
-	s := &mstate{mem: make([]val, len(m.p.locs)), th: make([]tstate, len(m.p.threads))}
+	// Memory has one ghost cell per RCU domain after the real locations:
+	// the target of the ghost store that ends a critical section.
+	s := &mstate{mem: make([]val, len(m.p.locs)+len(m.p.domains)), th: make([]tstate, len(m.p.threads))}
 	for i, l := range m.p.locs {
 		s.mem[i] = l.init
 	}
@@ -160,6 +162,13 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 	}
 	if a.isDrain() {
 		l, v := m.mm.drain(out, a)
+		if l >= len(m.p.locs) {
+			m.rcuEnd(out, a.thread(), l-len(m.p.locs))
+			if eff != nil {
+				eff.note = "end of the read-side critical section reaches memory"
+			}
+			return nil
+		}
 		if eff != nil {
 			eff.loc, eff.wrote, eff.hasWrite = l, v, true
 		}
@@ -252,22 +261,30 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 		}
 	case opRCULock:
 		th.rcu[in.dom]++
+		th.active |= 1 << uint(in.dom)
 	case opRCUUnlock:
 		if th.rcu[in.dom] == 0 {
 			return &runtimeError{in.pos, fmt.Sprintf("P%d: %s outside a read-side critical section", m.p.threads[t].id, in.text)}
 		}
 		th.rcu[in.dom]--
-		if th.rcu[in.dom] == 0 {
-			// The critical section has ended: no grace period waits
-			// for this thread any more.
-			for u := range out.th {
-				out.th[u].wait &^= 1 << uint(t)
-			}
+		if th.rcu[in.dom] > 0 {
+			break
+		}
+		// The critical section ends for grace periods only once every
+		// store made in it is visible: the unlock is a ghost release
+		// store that ends the section when it reaches memory. This is
+		// the grace-period guarantee (the quiescent state that ends a
+		// grace period implies a full barrier on the reader's CPU,
+		// Documentation/RCU/Design/Requirements/Requirements.rst).
+		if m.mm.quiet(out, t) {
+			m.rcuEnd(out, t, in.dom)
+		} else {
+			m.mm.write(out, t, len(m.p.locs)+in.dom, 0, true)
 		}
 	case opGPStart:
 		var w uint64
 		for u := range out.th {
-			if out.th[u].rcu[in.dom] > 0 {
+			if out.th[u].active&(1<<uint(in.dom)) != 0 {
 				w |= 1 << uint(u)
 			}
 		}
@@ -283,6 +300,20 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 		panic("model: unknown opcode " + in.op.String())
 	}
 	return nil
+}
+
+// rcuEnd ends thread t's read-side critical section of domain dom for
+// grace periods: no grace period waits for it any more.
+func (m *machine) rcuEnd(s *mstate, t, dom int) {
+	if s.th[t].rcu[dom] == 0 {
+		s.th[t].active &^= 1 << uint(dom)
+	}
+	for u := range s.th {
+		code := m.p.threads[u].code
+		if pc := s.th[u].pc; pc < len(code) && code[pc].op == opGPWait && code[pc].dom == dom {
+			s.th[u].wait &^= 1 << uint(t)
+		}
+	}
 }
 
 func (m *machine) threadList(w uint64) string {

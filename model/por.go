@@ -65,7 +65,7 @@ func porPossible(p *program) (bool, string) {
 		return false, "the program loops"
 	case p.hasBlocking:
 		return false, "the program can block (locks, grace periods)"
-	case len(p.locs) > 64:
+	case len(p.locs)+len(p.domains) > 64:
 		return false, "more than 64 locations"
 	case len(p.threads) > 32:
 		return false, "more than 32 threads"

@@ -25,7 +25,11 @@ type tstate struct {
 	// was not empty: the next store starts a new group.
 	fencePending bool
 	rcu          []uint8 // read-side nesting depth per RCU domain
-	wait         uint64  // grace period in progress: the threads it still waits for
+	// active has bit d set while a read-side critical section of domain d
+	// counts as running for grace periods: from its outermost lock until
+	// its outermost unlock reaches memory (exec.go, rcuEnd).
+	active uint64
+	wait   uint64 // grace period in progress: the threads it still waits for
 }
 
 // entry is one buffered store.
@@ -55,6 +59,7 @@ func copyState(dst, src *mstate) {
 		d.buf = append(d.buf[:0], s.buf...)
 		d.fencePending = s.fencePending
 		d.rcu = append(d.rcu[:0], s.rcu...)
+		d.active = s.active
 		d.wait = s.wait
 	}
 }
@@ -85,6 +90,7 @@ func encode(b []byte, s *mstate) []byte {
 			b = binary.AppendVarint(b, e.v)
 		}
 		b = append(b, t.rcu...)
+		b = binary.AppendUvarint(b, t.active)
 		b = binary.AppendUvarint(b, t.wait)
 	}
 	return b
@@ -118,6 +124,8 @@ func decode(b []byte, s *mstate) {
 		}
 		copy(t.rcu, b[:len(t.rcu)])
 		b = b[len(t.rcu):]
+		a, n := binary.Uvarint(b)
+		t.active, b = a, b[n:]
 		w, n := binary.Uvarint(b)
 		t.wait, b = w, b[n:]
 	}
