@@ -201,6 +201,7 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 		v.State = stateString(p, invKeys(p, inv.Prop), sr.state(id))
 		res.Violations = append(res.Violations, v)
 	}
+	res.InvariantsChecked = true
 	res.Stuck = mc.stuck(sr, stuckIDs)
 	return res, nil
 }

@@ -226,6 +226,8 @@ func cell(mr *modelResult) string {
 	}
 	if n := len(mr.res.Violations); n > 0 {
 		s += " +inv"
+	} else if !mr.res.InvariantsChecked && mr.hasInvariants {
+		s += " inv:n/a"
 	}
 	if n := len(mr.res.Stuck); n > 0 {
 		s += " +stuck"

@@ -95,15 +95,27 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	if f.state != "" {
 		what = "the final state " + f.state
 	}
-	fmt.Fprintf(w, "Test %s under %s: %s (%d final states, %d states explored)\n", r.Name, m, r.Verdict, len(r.States), r.Stats.States)
+	explored := "states explored"
+	if m == model.LKMM {
+		explored = "candidate executions"
+	}
+	fmt.Fprintf(w, "Test %s under %s: %s (%d final states, %d %s)\n", r.Name, m, r.Verdict, len(r.States), r.Stats.States, explored)
 	if r.Verdict == model.Unknown {
 		fmt.Fprintf(w, "The search was cut short (%s): what follows may be incomplete.\n", r.Reason)
 	}
-	if r.Witness == nil {
+	switch {
+	case r.Witness == nil && r.Why != "":
+		fmt.Fprintf(w, "\n%s\n", r.Why)
+	case r.Witness == nil && m == model.LKMM:
+		fmt.Fprintf(w, "\nThe LKMM is axiomatic: there is no interleaving to show. Of its allowed executions, %d reach %s and %d do not.\n", r.Positive, what, r.Negative)
+	case r.Witness == nil:
 		fmt.Fprintf(w, "\nNo execution reaches %s.\n", what)
-	} else {
+	default:
 		fmt.Fprintf(w, "\nAn execution reaching %s:\n", what)
 		writeTrace(w, r.Witness, m)
+	}
+	if !r.InvariantsChecked && len(t.Invariants) > 0 {
+		fmt.Fprintf(w, "\nInvariants are not checked under %s: an axiomatic model has no intermediate states.\n", m)
 	}
 	for _, v := range r.Violations {
 		fmt.Fprintf(w, "\n%s (%s) is violated, first in state %s\n", v.Invariant, v.Pos, v.State)

@@ -42,6 +42,7 @@ func formatState(s model.State) string {
 //	Ok|No
 //	Witnesses
 //	Positive: P Negative: N
+//	Flag data-race                 (LKMM, when an allowed execution races)
 //	Condition exists (...)
 //	Observation NAME Never|Sometimes|Always P N
 //	Time NAME S
@@ -64,6 +65,9 @@ func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	pos, neg := r.Witnesses()
 	fmt.Fprintln(w, "Witnesses")
 	fmt.Fprintf(w, "Positive: %d Negative: %d\n", pos, neg)
+	for _, f := range r.Flags {
+		fmt.Fprintf(w, "Flag %s\n", f)
+	}
 	if r.Condition != "" {
 		fmt.Fprintf(w, "Condition %s\n", r.Condition)
 	}
