@@ -249,8 +249,8 @@ func valueString(v *model.Value) string {
 func writeDot(w io.Writer, r *model.Result, tr *model.Trace) {
 	fmt.Fprintf(w, "digraph %q {\n\trankdir=TB;\n\tnode [shape=box, fontname=\"monospace\"];\n", r.Name+" "+r.Model.String())
 	byThread := map[int][]int{}
-	lastWrite := map[string]int{}  // location -> step that wrote memory (or buffered it, for forwarding)
-	pending := map[int][][2]any{}  // thread -> buffered (loc, step)
+	lastWrite := map[string]int{} // location -> step that wrote memory (or buffered it, for forwarding)
+	pending := map[int][][2]any{} // thread -> buffered (loc, step)
 	var edges []string
 	for i, s := range tr.Steps {
 		switch s.Kind {

@@ -150,4 +150,3 @@ func TestFencesGolden(t *testing.T) {
 		})
 	}
 }
-
