@@ -196,8 +196,13 @@ func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnkn
 			fmt.Fprintln(tw)
 			continue
 		}
-		for _, mr := range fr.results {
-			fmt.Fprintf(tw, "\t%s", cell(&mr))
+		for _, m := range models {
+			mr := resultFor(fr, m)
+			if mr == nil {
+				fmt.Fprint(tw, "\tn/a")
+				continue
+			}
+			fmt.Fprintf(tw, "\t%s", cell(mr))
 			if len(mr.problems(allowUnknown)) > 0 {
 				fail++
 			} else {
@@ -208,6 +213,17 @@ func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnkn
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%d passed, %d failed\n", pass, fail)
+}
+
+// resultFor returns fr's result under m, or nil when the test was not
+// checked under m (an assembly test under LKMM).
+func resultFor(fr fileResult, m model.Model) *modelResult {
+	for i := range fr.results {
+		if fr.results[i].model == m {
+			return &fr.results[i]
+		}
+	}
+	return nil
 }
 
 // cell is one summary entry: the verdict, whether it meets the
