@@ -21,7 +21,7 @@ var errorMarkerRE = regexp.MustCompile(`ERROR ("(?:[^"\\]|\\.)*")`)
 // error containing the marker's text, and every error must be on a
 // marked line.
 func TestErrorFiles(t *testing.T) {
-	files, err := filepath.Glob("../testdata/errors/*.litmus")
+	files, err := filepath.Glob("testdata/errors/*.litmus")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, f := range files {

@@ -1,0 +1,112 @@
+// Package lkmm is an axiomatic engine for the Linux-kernel memory model
+// (LKMM): given a C litmus test it builds every candidate execution the
+// way herd7 does (the events of each thread, then every rf and co), keeps
+// those linux-kernel.cat accepts, and reports herd7's verdict, final
+// states and counts. The model is coded directly over bitset relations;
+// see docs/lkmm.md for the choice and the upstream version it follows.
+package lkmm
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// Verdict is herd's word for how often the final condition's proposition
+// holds over the executions the model allows.
+type Verdict int
+
+// The verdicts.
+const (
+	Never     Verdict = iota // no allowed execution satisfies it
+	Sometimes                // some do, some do not
+	Always                   // every allowed execution satisfies it
+	Unknown                  // a limit was hit; Result.Reason says which
+)
+
+func (v Verdict) String() string {
+	return [...]string{"Never", "Sometimes", "Always", "Unknown"}[v]
+}
+
+// Options bound the search.
+type Options struct {
+	// LoopBound is how many times a loop may run; a path that would run
+	// it again is dropped, as herd's -unroll does. Zero means 2, herd's
+	// default.
+	LoopBound int
+	// MaxCandidates stops the search with Unknown after this many
+	// candidate executions. Zero means no limit.
+	MaxCandidates int
+}
+
+// Binding is one location of a final state and its value, both as herd
+// prints them: "0:r0" or "[x]", and "1", "-1" or a location name.
+type Binding struct {
+	Loc, Val string
+}
+
+// State is a final state over the observed locations, in herd's order
+// (registers by thread then name, then shared locations by name).
+type State []Binding
+
+// String prints s as herd does: "0:r0=1; [x]=2;".
+func (s State) String() string {
+	out := ""
+	for _, b := range s {
+		out += b.Loc + "=" + b.Val + "; "
+	}
+	if out != "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// Result is what the engine found for one test.
+type Result struct {
+	Name string
+	// States are the final states of the allowed executions that pass
+	// the filter, sorted as herd sorts them.
+	States []State
+	// Verdict is Never, Sometimes or Always for the condition's
+	// proposition; Unknown when a limit was hit (Reason says which).
+	Verdict Verdict
+	Reason  string
+	// Ok is herd's Ok/No line: the condition as quantified holds.
+	Ok bool
+	// Positive and Negative count the allowed executions (distinct rf
+	// and co) that satisfy the proposition and those that do not.
+	Positive, Negative int
+	// Flags are the names of the flags raised by some allowed execution
+	// ("data-race", "mixed-accesses", "unmatched-rcu-lock", ...), sorted;
+	// herd prints one "Flag NAME" line for each.
+	Flags []string
+	// DataRace reports whether the data-race flag is among Flags.
+	DataRace bool
+	// Why explains, when the proposition never holds but some candidate
+	// execution that the model rejects would satisfy it, which check
+	// rejected such an execution and the cycle it found, in words.
+	Why string
+	// Rejected counts, per check, the candidate executions satisfying
+	// the proposition that it rejected.
+	Rejected map[string]int
+	// Cut reports whether the loop bound dropped some path.
+	Cut bool
+	// Candidates is the number of candidate executions examined.
+	Candidates int
+}
+
+// Check runs the LKMM on a parsed C litmus test.
+func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
+	if t == nil {
+		return nil, fmt.Errorf("lkmm: nil test")
+	}
+	p, err := newProgram(t)
+	if err != nil {
+		return nil, err
+	}
+	if opt.LoopBound <= 0 {
+		opt.LoopBound = 2
+	}
+	return p.check(ctx, opt)
+}

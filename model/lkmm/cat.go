@@ -1,0 +1,471 @@
+package lkmm
+
+// This file is the model: linux-kernel.bell, lock.cat and linux-kernel.cat
+// of the kernel's tools/memory-model (the version in the corpus, with the
+// syntactic tags ONCE, ACQUIRE, RELEASE, MB, NORETURN and variant lkmmv2),
+// coded directly over bitset relations. Each definition sits under the cat
+// line it implements. The cat files define some names twice (fence,
+// strong-fence, rf, co, R, W, ...); the code keeps both versions where a
+// later line uses the earlier one.
+
+// check names, in the order herd evaluates them.
+const (
+	axLockNest       = "lock-nest"
+	axNestedIsLocked = "nested-is-locked"
+	axUnmatchedLocks = "unmatched-locks"
+	axCoherence      = "coherence"
+	axAtomic         = "atomic"
+	axHB             = "happens-before"
+	axPB             = "propagation"
+	axRCU            = "rcu"
+	axPlain          = "plain-coherence"
+)
+
+// outcome is what the model says of one candidate execution.
+type outcome struct {
+	failed string   // the first check that fails, or "" when consistent
+	flags  []string // flags raised by a consistent execution, sorted
+	// For a failed acyclicity or irreflexivity check: the relation that
+	// has the cycle, for the explanation.
+	bad Rel
+	rel *relations
+}
+
+// relations keeps the named relations an explanation may label edges with.
+type relations struct {
+	rf, co, fr, po, ppo, prop, hb, pb, rb, strongFence, rmw Rel
+}
+
+// model evaluates the LKMM on x. When explain is set it keeps the
+// relations needed to describe a failure.
+func (x *execution) model(explain bool) outcome {
+	n := x.n
+	all := newSet(n).compl(n)
+	id := func(s Set) Rel { return ident(n, s) }
+	fencerel := func(s Set) Rel { return x.po.restrict(nil, s).seq(x.po) }
+	po, rf, co, rmw0 := x.po, x.rf, x.co, x.rmw
+	ext := x.int_.compl()
+	rfi := rf.inter(x.int_)
+
+	// ---- linux-kernel.bell ----
+	LKR, LKW, UL := x.tagged(tLKR), x.tagged(tLKW), x.tagged(tUL)
+	LF0, RL, RU := x.tagged(tLF), x.tagged(tRL), x.tagged(tRU)
+	SrcuLock, SrcuUnlock := x.tagged(tSrcuLock), x.tagged(tSrcuUnlock)
+	RMWset := x.tagged(tRMW)
+	// The rmw of the bell is the RMW primitives' only; lock.cat adds
+	// lk-rmw later.
+	lkrmw := rmw0.restrict(LKR, LKW)
+	rmw := rmw0.minus(lkrmw)
+	// let FailedRMW = RMW \ (domain(rmw) | range(rmw))
+	FailedRMW := RMWset.minus(rmw.domain().union(rmw.rng()))
+	// let Acquire = ACQUIRE \ W \ FailedRMW
+	Acquire := x.tagged(tAcquire).minus(x.W).minus(FailedRMW)
+	// let Release = RELEASE \ R \ FailedRMW
+	Release := x.tagged(tRelease).minus(x.R).minus(FailedRMW)
+	// let Mb = MB \ FailedRMW
+	Mb := x.tagged(tMb).minus(FailedRMW)
+	// let Noreturn = NORETURN \ W
+	Noreturn := x.tagged(tNoreturn).minus(x.W)
+	RcuLock, RcuUnlock := x.fenceSets[fRcuLock], x.fenceSets[fRcuUnlock]
+	SyncRcu, SyncSrcu := x.fenceSets[fSyncRcu], x.syncSrcu
+
+	var flags []string
+	// let rcu-rscs = let rec ... (matching nested Rcu-lock/Rcu-unlock)
+	rcuRscs := x.matchRCU(RcuLock, RcuUnlock)
+	// flag ~empty Rcu-lock \ domain(rcu-rscs) as unmatched-rcu-lock
+	if !RcuLock.minus(rcuRscs.domain()).empty() {
+		flags = append(flags, "unmatched-rcu-lock")
+	}
+	// flag ~empty Rcu-unlock \ range(rcu-rscs) as unmatched-rcu-unlock
+	if !RcuUnlock.minus(rcuRscs.rng()).empty() {
+		flags = append(flags, "unmatched-rcu-unlock")
+	}
+	// let carry-srcu-data = (data ; [~ Srcu-unlock] ; rf)*
+	notSU := SrcuUnlock.compl(n)
+	carrySrcu := x.data.restrict(nil, notSU).seq(rf).star()
+	// let srcu-rscs = ([Srcu-lock] ; carry-srcu-data ; data ; [Srcu-unlock]) & loc
+	srcuRscs := carrySrcu.restrict(SrcuLock, nil).seq(x.data.restrict(nil, SrcuUnlock)).inter(x.loc)
+	// flag ~empty Srcu-lock \ domain(srcu-rscs) as unmatched-srcu-lock
+	if !SrcuLock.minus(srcuRscs.domain()).empty() {
+		flags = append(flags, "unmatched-srcu-lock")
+	}
+	// flag ~empty Srcu-unlock \ range(srcu-rscs) as unmatched-srcu-unlock
+	if !SrcuUnlock.minus(srcuRscs.rng()).empty() {
+		flags = append(flags, "unmatched-srcu-unlock")
+	}
+	// flag ~empty (srcu-rscs^-1 ; srcu-rscs) \ id as multiple-srcu-matches
+	if !srcuRscs.inv().seq(srcuRscs).minus(id(all)).empty() {
+		flags = append(flags, "multiple-srcu-matches")
+	}
+	// flag ~empty rcu-rscs & (po ; [Sync-srcu] ; po) as invalid-sleep
+	if !rcuRscs.inter(fencerel(SyncSrcu)).empty() {
+		flags = append(flags, "invalid-sleep")
+	}
+	// flag ~empty different-values(srcu-rscs) as srcu-bad-value-match
+	for _, pr := range srcuRscs.pairs() {
+		if x.ev[pr[0]].val != x.ev[pr[1]].val {
+			flags = append(flags, "srcu-bad-value-match")
+			break
+		}
+	}
+	// let Marked = (~M) | IW | ONCE | RELEASE | ACQUIRE | MB | RMW |
+	//	LKR | LKW | UL | LF | RL | RU | Srcu-lock | Srcu-unlock
+	Marked := x.M.compl(n)
+	for _, t := range []tag{tIW, tOnce, tRelease, tAcquire, tMb, tRMW, tLKR, tLKW, tUL, tLF, tRL, tRU, tSrcuLock, tSrcuUnlock} {
+		Marked = Marked.union(x.tagged(t))
+	}
+	// let Plain = M \ Marked
+	Plain := x.M.minus(Marked)
+	// let carry-dep = (data ; [~ Srcu-unlock] ; rfi)*
+	carryDep := x.data.restrict(nil, notSU).seq(rfi).star()
+	// let addr = carry-dep ; addr   (and likewise ctrl, data)
+	addr := carryDep.seq(x.addr)
+	ctrl := carryDep.seq(x.ctrl)
+	data := carryDep.seq(x.data)
+
+	// ---- lock.cat ----
+	LF := LF0.union(RL) // let LF = LF | RL
+	poloc := po.inter(x.loc)
+	// let rmw = rmw | lk-rmw
+	rmw = union(rmw, lkrmw)
+	// empty ([LKW] ; po-loc ; [LKR]) \ (po-loc ; [UL] ; po-loc) as lock-nest
+	throughUL := poloc.restrict(nil, UL).seq(poloc)
+	if !poloc.restrict(LKW, LKR).minus(throughUL).empty() {
+		return outcome{failed: axLockNest}
+	}
+	// empty ([LKW] ; po-loc ; [RU]) \ (po-loc ; [UL] ; po-loc) as nested-is-locked
+	if !poloc.restrict(LKW, RU).minus(throughUL).empty() {
+		return outcome{failed: axNestedIsLocked}
+	}
+	// let critical = ([LKW] ; po-loc ; [UL]) \ (po-loc ; [LKW | UL] ; po-loc)
+	critical := x.critical(LKW, UL)
+	// flag ~empty UL \ range(critical) as unmatched-unlock
+	if !UL.minus(critical.rng()).empty() {
+		flags = append(flags, "unmatched-unlock")
+	}
+	// empty ([UNMATCHED-LKW] ; loc ; [UNMATCHED-LKW]) \ id as unmatched-locks
+	unmatchedLKW := LKW.minus(critical.domain())
+	if !x.loc.restrict(unmatchedLKW, unmatchedLKW).minus(id(all)).empty() {
+		return outcome{failed: axUnmatchedLocks}
+	}
+	// let R = R | LKR | LF | RU ; let W = W | LKW ; ... let W = W | UL ;
+	// let M = R | W: the event kinds already include them.
+	R, W, M := x.R, x.W, x.M
+	// The final rf and co (generated with the lock rules by the
+	// enumerator): co includes UL after its LKW, rf the LKR reads.
+	fr := rf.inv().seq(co)
+	// let fre = fr & ext ... (co, rf, fr split into internal and external)
+	rfe := rf.inter(ext)
+	rfi = rf.inter(x.int_)
+	coe := co.inter(ext)
+	fre := fr.inter(ext)
+	// let Release = Release | UL ; let Acquire = Acquire | LKR
+	Release = Release.union(UL)
+	Acquire = Acquire.union(LKR)
+	_ = LF
+
+	// ---- linux-kernel.cat ----
+	// let acq-po = [Acquire] ; po ; [M]
+	acqPo := po.restrict(Acquire, M)
+	// let po-rel = [M] ; po ; [Release]
+	poRel := po.restrict(M, Release)
+	// let po-unlock-lock-po = po ; [UL] ; (po|rf) ; [LKR] ; po
+	pulp := seqs(po.restrict(nil, UL), union(po, rf).restrict(nil, LKR), po)
+	// let R4rmb = R \ Noreturn
+	R4rmb := R.minus(Noreturn)
+	// let rmb = [R4rmb] ; fencerel(Rmb) ; [R4rmb]
+	rmb := fencerel(x.fenceSets[fRmb]).restrict(R4rmb, R4rmb)
+	// let wmb = [W] ; fencerel(Wmb) ; [W]
+	wmb := fencerel(x.fenceSets[fWmb]).restrict(W, W)
+	RMWe := RMWset
+	poq := po.opt()
+	mb := union(
+		// ([M] ; fencerel(Mb) ; [M]) |
+		fencerel(Mb).restrict(M, M),
+		// ([M] ; po ; [Mb & R]) |
+		po.restrict(M, Mb.inter(R)),
+		// ([Mb & W] ; po ; [M]) |
+		po.restrict(Mb.inter(W), M),
+		// ([M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M]) |
+		fencerel(x.fenceSets[fBeforeAtomic]).restrict(M, RMWe).seq(poq.restrict(nil, M)),
+		// ([M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]) |
+		poq.restrict(M, RMWe).seq(fencerel(x.fenceSets[fAfterAtomic]).restrict(nil, M)),
+		// ([M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M]) |
+		poq.restrict(M, LKW).seq(fencerel(x.fenceSets[fAfterSpinlock]).restrict(nil, M)),
+		// ([M] ; po-unlock-lock-po ; [After-unlock-lock] ; po ; [M]) |
+		pulp.restrict(M, x.fenceSets[fAfterUnlockLock]).seq(po.restrict(nil, M)),
+		// ([M] ; po? ; [Srcu-unlock] ; fencerel(After-srcu-read-unlock) ; [M])
+		poq.restrict(M, SrcuUnlock).seq(fencerel(x.fenceSets[fAfterSrcuReadUnlock]).restrict(nil, M)),
+	)
+	// let gp = po ; [Sync-rcu | Sync-srcu] ; po?
+	gp := po.restrict(nil, SyncRcu.union(SyncSrcu)).seq(poq)
+	// let strong-fence = mb | gp
+	strongFence := union(mb, gp)
+	// let nonrw-fence = strong-fence | po-rel | acq-po
+	nonrwFence := union(strongFence, poRel, acqPo)
+	// let fence = nonrw-fence | wmb | rmb
+	fence := union(nonrwFence, wmb, rmb)
+
+	// let com = rf | co | fr ; acyclic po-loc | com as coherence
+	if c := union(poloc, rf, co, fr); !c.acyclic() {
+		return x.fail(axCoherence, c, explain, &relations{rf: rf, co: co, fr: fr, po: po})
+	}
+	// empty rmw & (fre ; coe) as atomic
+	if !rmw.inter(fre.seq(coe)).empty() {
+		return x.fail(axAtomic, rmw.inter(fre.seq(coe)), explain, &relations{rf: rf, co: co, fr: fr, po: po, rmw: rmw})
+	}
+
+	// let dep = addr | data
+	dep := union(addr, data)
+	// let rwdep = (dep | ctrl) ; [W]
+	rwdep := union(dep, ctrl).restrict(nil, W)
+	// let overwrite = co | fr
+	overwrite := union(co, fr)
+	// let to-w = rwdep | (overwrite & int) | (addr ; [Plain] ; wmb)
+	toW := union(rwdep, overwrite.inter(x.int_), addr.restrict(nil, Plain).seq(wmb))
+	// let to-r = (addr ; [R]) | (dep ; [Marked] ; rfi)
+	toR := union(addr.restrict(nil, R), dep.restrict(nil, Marked).seq(rfi))
+	// let ppo = to-r | to-w | (fence & int) | (po-unlock-lock-po & int)
+	ppo := union(toR, toW, fence.inter(x.int_), pulp.inter(x.int_))
+
+	// let A-cumul(r) = (rfe ; [Marked])? ; r
+	aCumul := func(r Rel) Rel { return rfe.restrict(nil, Marked).opt().seq(r) }
+	// let rmw-sequence = (rf ; rmw)*
+	rmwSeq := rf.seq(rmw).star()
+	// let cumul-fence = [Marked] ; (A-cumul(strong-fence | po-rel) | wmb |
+	//	po-unlock-lock-po) ; [Marked] ; rmw-sequence
+	cumulFence := union(aCumul(union(strongFence, poRel)), wmb, pulp).restrict(Marked, Marked).seq(rmwSeq)
+	// let prop = [Marked] ; (overwrite & ext)? ; cumul-fence* ;
+	//	[Marked] ; rfe? ; [Marked]
+	prop := seqs(overwrite.inter(ext).opt().restrict(Marked, nil), cumulFence.star().restrict(nil, Marked),
+		rfe.opt().restrict(nil, Marked))
+	// let hb = [Marked] ; (ppo | rfe | ((prop \ id) & int)) ; [Marked]
+	hb := union(ppo, rfe, prop.minus(id(all)).inter(x.int_)).restrict(Marked, Marked)
+	// acyclic hb as happens-before
+	if !hb.acyclic() {
+		return x.fail(axHB, hb, explain, &relations{rf: rf, co: co, fr: fr, po: po, ppo: ppo, prop: prop})
+	}
+	hbStar := hb.star()
+	// let pb = prop ; strong-fence ; hb* ; [Marked]
+	pb := seqs(prop, strongFence, hbStar.restrict(nil, Marked))
+	// acyclic pb as propagation
+	if !pb.acyclic() {
+		return x.fail(axPB, pb, explain, &relations{rf: rf, co: co, fr: fr, po: po, prop: prop, hb: hb, strongFence: strongFence})
+	}
+	pbStar := pb.star()
+
+	// ---- RCU ----
+	// let rcu-gp = [Sync-rcu] ; let srcu-gp = [Sync-srcu]
+	rcuGp, srcuGp := id(SyncRcu), id(SyncSrcu)
+	// let rcu-rscsi = rcu-rscs^-1 ; let srcu-rscsi = srcu-rscs^-1
+	rcuRscsi, srcuRscsi := rcuRscs.inv(), srcuRscs.inv()
+	var rcuFence, rb Rel
+	if SyncRcu.empty() && SyncSrcu.empty() {
+		// rcu-order is empty without grace periods.
+		rcuFence, rb = newRel(n), newRel(n)
+	} else {
+		// let rcu-link = po? ; hb* ; pb* ; prop ; po
+		rcuLink := seqs(poq, hbStar, pbStar, prop, po)
+		// let rec rcu-order = rcu-gp | srcu-gp |
+		//	(rcu-gp ; rcu-link ; rcu-rscsi) |
+		//	((srcu-gp ; rcu-link ; srcu-rscsi) & loc) |
+		//	(rcu-rscsi ; rcu-link ; rcu-gp) |
+		//	((srcu-rscsi ; rcu-link ; srcu-gp) & loc) |
+		//	(rcu-gp ; rcu-link ; rcu-order ; rcu-link ; rcu-rscsi) |
+		//	((srcu-gp ; rcu-link ; rcu-order ; rcu-link ; srcu-rscsi) & loc) |
+		//	(rcu-rscsi ; rcu-link ; rcu-order ; rcu-link ; rcu-gp) |
+		//	((srcu-rscsi ; rcu-link ; rcu-order ; rcu-link ; srcu-gp) & loc) |
+		//	(rcu-order ; rcu-link ; rcu-order)
+		// computed as a least fixed point.
+		base := union(rcuGp, srcuGp,
+			seqs(rcuGp, rcuLink, rcuRscsi),
+			seqs(srcuGp, rcuLink, srcuRscsi).inter(x.loc),
+			seqs(rcuRscsi, rcuLink, rcuGp),
+			seqs(srcuRscsi, rcuLink, srcuGp).inter(x.loc))
+		order := base
+		for {
+			lo := seqs(rcuLink, order, rcuLink)
+			next := union(base,
+				seqs(rcuGp, lo, rcuRscsi),
+				seqs(srcuGp, lo, srcuRscsi).inter(x.loc),
+				seqs(rcuRscsi, lo, rcuGp),
+				seqs(srcuRscsi, lo, srcuGp).inter(x.loc),
+				seqs(order, rcuLink, order))
+			if relEqual(next, order) {
+				break
+			}
+			order = next
+		}
+		// let rcu-fence = po ; rcu-order ; po?
+		rcuFence = seqs(po, order, poq)
+		// let rb = prop ; rcu-fence ; hb* ; pb* ; [Marked]
+		rb = seqs(prop, rcuFence, hbStar, pbStar.restrict(nil, Marked))
+	}
+	// let fence = fence | rcu-fence ; let strong-fence = strong-fence | rcu-fence
+	fence2 := union(fence, rcuFence)
+	strongFence2 := union(strongFence, rcuFence)
+	// irreflexive rb as rcu
+	if !rb.irreflexive() {
+		return x.fail(axRCU, rb, explain, &relations{rf: rf, co: co, fr: fr, po: po, prop: prop, hb: hb, pb: pb, rb: rb})
+	}
+
+	// ---- Plain accesses and data races ----
+	// let barrier = fencerel(Barrier | Rmb | Wmb | Mb | Sync-rcu | Sync-srcu |
+	//	Before-atomic | After-atomic | Acquire | Release |
+	//	Rcu-lock | Rcu-unlock | Srcu-lock | Srcu-unlock) |
+	//	(po ; [Release]) | ([Acquire] ; po)
+	bset := union1(x.fenceSets[fBarrier], x.fenceSets[fRmb], x.fenceSets[fWmb], Mb, SyncRcu, SyncSrcu,
+		x.fenceSets[fBeforeAtomic], x.fenceSets[fAfterAtomic], Acquire, Release, RcuLock, RcuUnlock, SrcuLock, SrcuUnlock)
+	barrier := union(fencerel(bset), po.restrict(nil, Release), po.restrict(Acquire, nil))
+	// let mixed-accesses = ([Plain & W] ; (po-loc \ barrier) ; [Marked]) |
+	//	([Marked] ; (po-loc \ barrier) ; [Plain & W])
+	plocNB := poloc.minus(barrier)
+	PlainW := Plain.inter(W)
+	if !union(plocNB.restrict(PlainW, Marked), plocNB.restrict(Marked, PlainW)).empty() {
+		flags = append(flags, "mixed-accesses")
+	}
+	if !Plain.empty() {
+		// let xbstar = (hb | pb | rb)*
+		xbstar := union(hb, pb, rb).star()
+		// let vis = cumul-fence* ; rfe? ; [Marked] ;
+		//	((strong-fence ; [Marked] ; xbstar) | (xbstar & int))
+		vis := seqs(cumulFence.star(), rfe.opt().restrict(nil, Marked),
+			union(strongFence2.restrict(nil, Marked).seq(xbstar), xbstar.inter(x.int_)))
+		notNR := Noreturn.compl(n)
+		rmbRel := fencerel(x.fenceSets[fRmb])
+		// let w-pre-bounded = [Marked] ; (addr | fence)?
+		wPre := union(addr, fence2).opt().restrict(Marked, nil)
+		// let r-pre-bounded = [Marked] ; (addr | nonrw-fence |
+		//	([R4rmb] ; fencerel(Rmb) ; [~Noreturn]))?
+		rPre := union(addr, nonrwFence, rmbRel.restrict(R4rmb, notNR)).opt().restrict(Marked, nil)
+		// let w-post-bounded = fence? ; [Marked] ; rmw-sequence
+		wPost := fence2.opt().restrict(nil, Marked).seq(rmwSeq)
+		// let r-post-bounded = (nonrw-fence | ([~Noreturn] ; fencerel(Rmb) ;
+		//	[R4rmb]))? ; [Marked]
+		rPost := union(nonrwFence, rmbRel.restrict(notNR, R4rmb)).opt().restrict(nil, Marked)
+		// let ww-vis = fence | (strong-fence ; xbstar ; w-pre-bounded) |
+		//	(w-post-bounded ; vis ; w-pre-bounded)
+		sfx := strongFence2.seq(xbstar)
+		postVis := wPost.seq(vis)
+		wwVis := union(fence2, sfx.seq(wPre), postVis.seq(wPre))
+		// let wr-vis = fence | (strong-fence ; xbstar ; r-pre-bounded) |
+		//	(w-post-bounded ; vis ; r-pre-bounded)
+		wrVis := union(fence2, sfx.seq(rPre), postVis.seq(rPre))
+		// let rw-xbstar = fence | (r-post-bounded ; xbstar ; w-pre-bounded)
+		rwXbstar := union(fence2, seqs(rPost, xbstar, wPre))
+		// let pre-race = ext & ((Plain * M) | ((M \ IW) * Plain))
+		preRace := ext.inter(union(cross(n, Plain, M), cross(n, M.minus(x.IW), Plain)))
+		// let wr-incoh = pre-race & rf & rw-xbstar^-1
+		// let rw-incoh = pre-race & fr & wr-vis^-1
+		// let ww-incoh = pre-race & co & ww-vis^-1
+		// empty (wr-incoh | rw-incoh | ww-incoh) as plain-coherence
+		incoh := union(preRace.inter(rf).inter(rwXbstar.inv()),
+			preRace.inter(fr).inter(wrVis.inv()),
+			preRace.inter(co).inter(wwVis.inv()))
+		if !incoh.empty() {
+			return x.fail(axPlain, incoh, explain, &relations{rf: rf, co: co, fr: fr, po: po})
+		}
+		// let ww-nonrace = ww-vis & ((Marked * W) | rw-xbstar) & ((W * Marked) | wr-vis)
+		wwNonrace := wwVis.inter(union(cross(n, Marked, W), rwXbstar)).inter(union(cross(n, W, Marked), wrVis))
+		// let ww-race = (pre-race & co) \ ww-nonrace
+		wwRace := preRace.inter(co).minus(wwNonrace)
+		// let wr-race = (pre-race & (co? ; rf)) \ wr-vis \ rw-xbstar^-1
+		wrRace := preRace.inter(co.opt().seq(rf)).minus(wrVis).minus(rwXbstar.inv())
+		// let rw-race = (pre-race & fr) \ rw-xbstar
+		rwRace := preRace.inter(fr).minus(rwXbstar)
+		// flag ~empty (ww-race | wr-race | rw-race) as data-race
+		if !union(wwRace, wrRace, rwRace).empty() {
+			flags = append(flags, "data-race")
+		}
+	}
+	_ = rmw
+	return outcome{flags: flags}
+}
+
+// fail builds the outcome of a failed check.
+func (x *execution) fail(name string, bad Rel, explain bool, rel *relations) outcome {
+	if !explain {
+		return outcome{failed: name}
+	}
+	return outcome{failed: name, bad: bad, rel: rel}
+}
+
+// union1 returns the union of sets.
+func union1(s Set, ss ...Set) Set {
+	u := s.clone()
+	for _, t := range ss {
+		for i := range u {
+			u[i] |= t[i]
+		}
+	}
+	return u
+}
+
+func relEqual(a, b Rel) bool {
+	for i := range a.b {
+		if a.b[i] != b.b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// compl returns the complement of r.
+func (r Rel) compl() Rel {
+	u := newRel(r.n)
+	for i := 0; i < r.n; i++ {
+		for j := 0; j < r.n; j++ {
+			if !r.has(i, j) {
+				u.add(i, j)
+			}
+		}
+	}
+	return u
+}
+
+// matchRCU pairs each rcu_read_lock with its rcu_read_unlock, innermost
+// first, as the recursive definition of rcu-rscs in linux-kernel.bell
+// does: an unmatched lock matches the first later unmatched unlock with no
+// unmatched event in between, which is bracket matching with a stack.
+func (x *execution) matchRCU(lock, unlock Set) Rel {
+	r := newRel(x.n)
+	var stack []int
+	cur := -2
+	for i := range x.ev {
+		if x.thread[i] != cur {
+			cur, stack = x.thread[i], stack[:0]
+		}
+		switch {
+		case lock.has(i):
+			stack = append(stack, i)
+		case unlock.has(i):
+			if len(stack) > 0 {
+				r.add(stack[len(stack)-1], i)
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	return r
+}
+
+// critical returns lock.cat's critical relation: each LKW with the first
+// later UL of the same location in its thread, when no LKW or UL of that
+// location comes in between.
+func (x *execution) critical(LKW, UL Set) Rel {
+	r := newRel(x.n)
+	LKW.each(func(i int) {
+		for j := i + 1; j < x.n && x.thread[j] == x.thread[i]; j++ {
+			if x.ev[j].loc != x.ev[i].loc {
+				continue
+			}
+			if UL.has(j) {
+				r.add(i, j)
+				return
+			}
+			if LKW.has(j) {
+				return
+			}
+		}
+	})
+	return r
+}

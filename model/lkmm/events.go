@@ -1,0 +1,150 @@
+package lkmm
+
+import (
+	"strconv"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// Val is a value of the C dialect: an integer, or the address of a shared
+// location (herd's symbolic addresses: "int *y = &x" makes y hold x).
+type Val struct {
+	Sym int32 // 0 for an integer, else 1 + the index of the location addressed
+	N   int64 // the integer, or the offset from the location (always 0)
+}
+
+func intVal(n int64) Val  { return Val{N: n} }
+func addrVal(loc int) Val { return Val{Sym: int32(loc + 1)} }
+
+// isAddr reports whether v is the address of a location.
+func (v Val) isAddr() bool { return v.Sym != 0 }
+
+// loc returns the location v addresses.
+func (v Val) loc() int { return int(v.Sym) - 1 }
+
+func (v Val) truth() bool { return v.Sym != 0 || v.N != 0 }
+
+// format prints v as herd does: an integer in decimal, an address as the
+// name of its location.
+func (v Val) format(names []string) string {
+	if v.isAddr() {
+		return names[v.loc()]
+	}
+	return strconv.FormatInt(v.N, 10)
+}
+
+// evKind is what an event is.
+type evKind uint8
+
+const (
+	evR    evKind = iota + 1 // a read (R, LKR, LF, RL, RU, Srcu-lock)
+	evW                      // a write (W, IW, LKW, UL, Srcu-unlock)
+	evF                      // a fence (F[...]), including rcu_read_lock and synchronize_rcu
+	evSync                   // synchronize_srcu: no access, but a location
+)
+
+// tag is a set of herd annotations of an event (linux-kernel.bell's
+// Accesses, plus the lock and SRCU classes of lock.cat and the bell).
+type tag uint32
+
+const (
+	tOnce tag = 1 << iota
+	tAcquire
+	tRelease
+	tMb
+	tNoreturn
+	tRMW // an event of an RMW instruction: herd's RMW set
+	tLKR
+	tLKW
+	tUL
+	tLF // a failed spin_trylock
+	tRL // spin_is_locked returning true
+	tRU // spin_is_locked returning false
+	tSrcuLock
+	tSrcuUnlock
+	tIW // the initial write of a location
+)
+
+// fenceKind names the LKMM fence of an F event (linux-kernel.bell's
+// Barriers).
+type fenceKind uint8
+
+const (
+	fNone fenceKind = iota
+	fMb
+	fRmb
+	fWmb
+	fBarrier
+	fRcuLock
+	fRcuUnlock
+	fSyncRcu
+	fBeforeAtomic
+	fAfterAtomic
+	fAfterSpinlock
+	fAfterUnlockLock
+	fAfterSrcuReadUnlock
+)
+
+var fenceNames = map[string]fenceKind{
+	"mb":                     fMb,
+	"rmb":                    fRmb,
+	"wmb":                    fWmb,
+	"barrier":                fBarrier,
+	"rcu-lock":               fRcuLock,
+	"rcu-unlock":             fRcuUnlock,
+	"sync-rcu":               fSyncRcu,
+	"before-atomic":          fBeforeAtomic,
+	"after-atomic":           fAfterAtomic,
+	"after-spinlock":         fAfterSpinlock,
+	"after-unlock-lock":      fAfterUnlockLock,
+	"after-srcu-read-unlock": fAfterSrcuReadUnlock,
+}
+
+var fenceText = [...]string{"", "mb", "rmb", "wmb", "barrier", "rcu-lock", "rcu-unlock", "sync-rcu",
+	"before-atomic", "after-atomic", "after-spinlock", "after-unlock-lock", "after-srcu-read-unlock"}
+
+// event is one event of a thread's trace (thread-local numbering) or of
+// an execution (global numbering, init writes first).
+type event struct {
+	thread int // -1 for an initial write
+	kind   evKind
+	tags   tag
+	fence  fenceKind
+	loc    int // -1 when none
+	val    Val
+	rmwR   int   // for the write of an RMW, the index of its read; else -1
+	addr   []int // reads (same numbering) this access's address depends on
+	data   []int // reads the written value depends on
+	ctrl   []int // reads a branch before this event depends on
+	pos    litmus.Pos
+	prim   string // the primitive or construct that made it, for witnesses
+}
+
+// taint is a sorted set of read indices a value depends on.
+type taint []int
+
+func (t taint) merge(u taint) taint {
+	if len(u) == 0 {
+		return t
+	}
+	if len(t) == 0 {
+		return u
+	}
+	out := make(taint, 0, len(t)+len(u))
+	i, j := 0, 0
+	for i < len(t) || j < len(u) {
+		switch {
+		case j >= len(u) || (i < len(t) && t[i] < u[j]):
+			out = append(out, t[i])
+			i++
+		case i >= len(t) || u[j] < t[i]:
+			out = append(out, u[j])
+			j++
+		default:
+			out = append(out, t[i])
+			i++
+			j++
+		}
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package lkmm
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// program is a C litmus test made ready for the engine: its shared
+// locations with their initial values, and its threads.
+type program struct {
+	test    *litmus.Test
+	names   []string       // location names, sorted
+	index   map[string]int // location name -> index
+	init    []Val          // initial value of each location
+	threads []*thread
+}
+
+// thread is one process of the test.
+type thread struct {
+	id     int // the N of PN
+	proc   *litmus.Proc
+	params map[string]int // parameter name -> the location it points to
+	regs   map[string]Val // initial register values from the init block
+}
+
+// errorf builds an error positioned at p.
+func (p *program) errorf(pos litmus.Pos, format string, args ...any) error {
+	var position litmus.Position
+	if p.test.File != nil {
+		position = p.test.File.Position(pos)
+	}
+	return &litmus.Error{Pos: position, Msg: fmt.Sprintf(format, args...)}
+}
+
+// newProgram collects the locations of t: the shared names of the init
+// block, the parameters of the processes, and the shared names of the final
+// section. As in herd, a parameter "int *x" of a process is a register
+// holding the address of the shared location x.
+func newProgram(t *litmus.Test) (*program, error) {
+	if t.Arch != litmus.ArchC {
+		return nil, fmt.Errorf("lkmm: %s is a %s test; the LKMM engine reads C tests only", t.Name, t.Arch)
+	}
+	p := &program{test: t, index: map[string]int{}}
+	seen := map[string]bool{}
+	addName := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			p.names = append(p.names, n)
+		}
+	}
+	for _, it := range t.Init {
+		if it.Proc < 0 {
+			addName(it.Name)
+		}
+	}
+	// A name used as an initial value ("p=y", "int *p = &y") is a
+	// location too.
+	for _, it := range t.Init {
+		eachIdent(it.Value, func(id *litmus.Ident) {
+			if id.Name != "NULL" && !strings.HasSuffix(id.Name, "_INIT") {
+				addName(id.Name)
+			}
+		})
+	}
+	for _, pr := range t.Procs {
+		for _, par := range pr.Params {
+			addName(par.Name.Name)
+		}
+	}
+	for _, l := range t.Locations {
+		if l.Proc < 0 {
+			addName(l.Name)
+		}
+	}
+	if t.Cond != nil {
+		eachAtom(t.Cond.Prop, func(a *litmus.AtomProp) {
+			if a.Loc.Proc < 0 {
+				addName(a.Loc.Name)
+			}
+			if a.Val.Loc != nil && a.Val.Loc.Proc < 0 {
+				addName(a.Val.Loc.Name)
+			}
+		})
+	}
+	if t.Filter != nil {
+		eachAtom(t.Filter, func(a *litmus.AtomProp) {
+			if a.Loc.Proc < 0 {
+				addName(a.Loc.Name)
+			}
+		})
+	}
+	sort.Strings(p.names)
+	for i, n := range p.names {
+		p.index[n] = i
+	}
+	p.init = make([]Val, len(p.names))
+	regInit := map[int]map[string]Val{}
+	for _, it := range t.Init {
+		if it.Len > 0 {
+			return nil, p.errorf(it.Pos(), "arrays are not supported by the LKMM engine")
+		}
+		v := intVal(0)
+		if it.Value != nil {
+			var err error
+			v, err = p.constVal(it.Value)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if it.Proc >= 0 {
+			if regInit[it.Proc] == nil {
+				regInit[it.Proc] = map[string]Val{}
+			}
+			regInit[it.Proc][it.Name] = v
+			continue
+		}
+		p.init[p.index[it.Name]] = v
+	}
+	for _, pr := range t.Procs {
+		if pr.Body == nil {
+			return nil, p.errorf(pr.Pos(), "P%d has no C body", pr.ID)
+		}
+		th := &thread{id: pr.ID, proc: pr, params: map[string]int{}, regs: regInit[pr.ID]}
+		for _, par := range pr.Params {
+			th.params[par.Name.Name] = p.index[par.Name.Name]
+		}
+		p.threads = append(p.threads, th)
+	}
+	sort.Slice(p.threads, func(i, j int) bool { return p.threads[i].id < p.threads[j].id })
+	return p, nil
+}
+
+// constVal evaluates an initializer: an integer, -n, the name or address
+// of a location, ATOMIC_INIT(v) or a parenthesized constant.
+func (p *program) constVal(e litmus.Expr) (Val, error) {
+	switch e := e.(type) {
+	case *litmus.IntLit:
+		return intVal(e.Value), nil
+	case *litmus.ParenExpr:
+		return p.constVal(e.X)
+	case *litmus.CastExpr:
+		return p.constVal(e.X)
+	case *litmus.Ident:
+		if i, ok := p.index[e.Name]; ok {
+			return addrVal(i), nil
+		}
+		if e.Name == "NULL" {
+			return intVal(0), nil
+		}
+		return Val{}, p.errorf(e.Pos(), "unknown location %s in initializer", e.Name)
+	case *litmus.UnaryExpr:
+		switch e.Op {
+		case "&":
+			if id, ok := e.X.(*litmus.Ident); ok {
+				if i, ok := p.index[id.Name]; ok {
+					return addrVal(i), nil
+				}
+			}
+		case "-":
+			v, err := p.constVal(e.X)
+			if err == nil && !v.isAddr() {
+				return intVal(-v.N), nil
+			}
+		}
+	case *litmus.CallExpr:
+		if strings.HasSuffix(e.Fun.Name, "_INIT") && len(e.Args) == 1 {
+			return p.constVal(e.Args[0])
+		}
+	}
+	return Val{}, p.errorf(e.Pos(), "unsupported initializer")
+}
+
+// eachAtom calls f for every atom of a proposition.
+func eachAtom(pr litmus.Prop, f func(*litmus.AtomProp)) {
+	switch pr := pr.(type) {
+	case *litmus.AtomProp:
+		f(pr)
+	case *litmus.NotProp:
+		eachAtom(pr.X, f)
+	case *litmus.BinProp:
+		eachAtom(pr.X, f)
+		eachAtom(pr.Y, f)
+	case *litmus.ParenProp:
+		eachAtom(pr.X, f)
+	}
+}
+
+// eachIdent calls f for every identifier of an initializer that is not a
+// called function's name.
+func eachIdent(e litmus.Expr, f func(*litmus.Ident)) {
+	switch e := e.(type) {
+	case *litmus.Ident:
+		f(e)
+	case *litmus.ParenExpr:
+		eachIdent(e.X, f)
+	case *litmus.CastExpr:
+		eachIdent(e.X, f)
+	case *litmus.UnaryExpr:
+		eachIdent(e.X, f)
+	case *litmus.CallExpr:
+		for _, a := range e.Args {
+			eachIdent(a, f)
+		}
+	case *litmus.BraceList:
+		for _, a := range e.Elems {
+			eachIdent(a, f)
+		}
+	}
+}

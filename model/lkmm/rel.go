@@ -1,0 +1,331 @@
+package lkmm
+
+import "math/bits"
+
+// This file holds the two data types every relation of the model is built
+// from: a set of events (Set) and a binary relation over events (Rel), both
+// bitsets. A candidate execution has at most a few dozen events, so a
+// relation is n rows of ceil(n/64) words and composition is a loop of word
+// ORs; nothing here allocates per edge.
+
+// Set is a set of events of one execution, as a bitset.
+type Set []uint64
+
+func newSet(n int) Set { return make(Set, (n+63)/64) }
+
+func (s Set) has(i int) bool { return s[i>>6]&(1<<(uint(i)&63)) != 0 }
+func (s Set) add(i int)      { s[i>>6] |= 1 << (uint(i) & 63) }
+
+func (s Set) clone() Set { return append(Set(nil), s...) }
+
+func (s Set) union(t Set) Set {
+	u := s.clone()
+	for i := range u {
+		u[i] |= t[i]
+	}
+	return u
+}
+
+func (s Set) inter(t Set) Set {
+	u := s.clone()
+	for i := range u {
+		u[i] &= t[i]
+	}
+	return u
+}
+
+func (s Set) minus(t Set) Set {
+	u := s.clone()
+	for i := range u {
+		u[i] &^= t[i]
+	}
+	return u
+}
+
+// compl returns the complement of s among n events.
+func (s Set) compl(n int) Set {
+	u := newSet(n)
+	for i := 0; i < n; i++ {
+		if !s.has(i) {
+			u.add(i)
+		}
+	}
+	return u
+}
+
+func (s Set) empty() bool {
+	for _, w := range s {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// each calls f for each member in increasing order.
+func (s Set) each(f func(int)) {
+	for wi, w := range s {
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			f(wi*64 + b)
+			w &= w - 1
+		}
+	}
+}
+
+// Rel is a binary relation over the n events of one execution: row i is
+// the set of j with (i, j) in the relation.
+type Rel struct {
+	n, w int
+	b    []uint64
+}
+
+func newRel(n int) Rel {
+	w := (n + 63) / 64
+	return Rel{n: n, w: w, b: make([]uint64, n*w)}
+}
+
+func (r Rel) row(i int) Set { return Set(r.b[i*r.w : (i+1)*r.w]) }
+
+func (r Rel) has(i, j int) bool { return r.b[i*r.w+j>>6]&(1<<(uint(j)&63)) != 0 }
+func (r Rel) add(i, j int)      { r.b[i*r.w+j>>6] |= 1 << (uint(j) & 63) }
+
+func (r Rel) clone() Rel { return Rel{n: r.n, w: r.w, b: append([]uint64(nil), r.b...)} }
+
+func (r Rel) empty() bool {
+	for _, x := range r.b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// union returns r | s | ...
+func union(r Rel, ss ...Rel) Rel {
+	u := r.clone()
+	for _, s := range ss {
+		for i := range u.b {
+			u.b[i] |= s.b[i]
+		}
+	}
+	return u
+}
+
+// inter returns r & s.
+func (r Rel) inter(s Rel) Rel {
+	u := r.clone()
+	for i := range u.b {
+		u.b[i] &= s.b[i]
+	}
+	return u
+}
+
+// minus returns r \ s.
+func (r Rel) minus(s Rel) Rel {
+	u := r.clone()
+	for i := range u.b {
+		u.b[i] &^= s.b[i]
+	}
+	return u
+}
+
+// seq returns the composition r ; s.
+func (r Rel) seq(s Rel) Rel {
+	u := newRel(r.n)
+	w := r.w
+	for i := 0; i < r.n; i++ {
+		out := u.b[i*w : (i+1)*w]
+		for wi, x := range r.b[i*w : (i+1)*w] {
+			for x != 0 {
+				k := wi*64 + bits.TrailingZeros64(x)
+				x &= x - 1
+				for t, y := range s.b[k*w : (k+1)*w] {
+					out[t] |= y
+				}
+			}
+		}
+	}
+	return u
+}
+
+// seqs returns r1 ; r2 ; ... ; rk.
+func seqs(r Rel, rs ...Rel) Rel {
+	for _, s := range rs {
+		r = r.seq(s)
+	}
+	return r
+}
+
+// inv returns r^-1.
+func (r Rel) inv() Rel {
+	u := newRel(r.n)
+	for i := 0; i < r.n; i++ {
+		r.row(i).each(func(j int) { u.add(j, i) })
+	}
+	return u
+}
+
+// opt returns r? = r | id.
+func (r Rel) opt() Rel {
+	u := r.clone()
+	for i := 0; i < r.n; i++ {
+		u.add(i, i)
+	}
+	return u
+}
+
+// plus returns the transitive closure r+.
+func (r Rel) plus() Rel {
+	u := r.clone()
+	w := r.w
+	for k := 0; k < r.n; k++ {
+		rk := u.b[k*w : (k+1)*w]
+		bit := uint64(1) << (uint(k) & 63)
+		for i := 0; i < r.n; i++ {
+			if u.b[i*w+k>>6]&bit != 0 {
+				ri := u.b[i*w : (i+1)*w]
+				for t := range ri {
+					ri[t] |= rk[t]
+				}
+			}
+		}
+	}
+	return u
+}
+
+// star returns the reflexive-transitive closure r*.
+func (r Rel) star() Rel { return r.plus().opt() }
+
+// restrict returns [s] ; r ; [t]; a nil set means every event.
+func (r Rel) restrict(s, t Set) Rel {
+	u := newRel(r.n)
+	for i := 0; i < r.n; i++ {
+		if s != nil && !s.has(i) {
+			continue
+		}
+		ri, ui := r.row(i), u.row(i)
+		for k := range ri {
+			if t != nil {
+				ui[k] = ri[k] & t[k]
+			} else {
+				ui[k] = ri[k]
+			}
+		}
+	}
+	return u
+}
+
+// domain returns the set of i with some (i, j) in r.
+func (r Rel) domain() Set {
+	s := newSet(r.n)
+	for i := 0; i < r.n; i++ {
+		if !r.row(i).empty() {
+			s.add(i)
+		}
+	}
+	return s
+}
+
+// rng returns the set of j with some (i, j) in r.
+func (r Rel) rng() Set {
+	s := newSet(r.n)
+	for i := 0; i < r.n; i++ {
+		for k, x := range r.row(i) {
+			s[k] |= x
+		}
+	}
+	return s
+}
+
+// irreflexive reports whether no (i, i) is in r.
+func (r Rel) irreflexive() bool {
+	for i := 0; i < r.n; i++ {
+		if r.has(i, i) {
+			return false
+		}
+	}
+	return true
+}
+
+// acyclic reports whether r has no cycle.
+func (r Rel) acyclic() bool { return r.findCycle() == nil }
+
+// findCycle returns the events of one cycle of r in order, or nil when r
+// is acyclic. It is a depth-first search with colours; the cycle found is
+// the first in event order, so the result is deterministic.
+func (r Rel) findCycle() []int {
+	const (
+		white = iota
+		grey
+		black
+	)
+	colour := make([]uint8, r.n)
+	parent := make([]int, r.n)
+	type frame struct{ v, next int }
+	for s := 0; s < r.n; s++ {
+		if colour[s] != white {
+			continue
+		}
+		stack := []frame{{s, 0}}
+		colour[s] = grey
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			v := top.v
+			j := top.next
+			for ; j < r.n; j++ {
+				if r.has(v, j) && colour[j] != black {
+					break
+				}
+			}
+			if j >= r.n {
+				colour[v] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			top.next = j + 1
+			if colour[j] == grey {
+				cyc := []int{j}
+				for u := v; u != j; u = parent[u] {
+					cyc = append(cyc, u)
+				}
+				// reverse into forward order starting at j
+				for a, b := 1, len(cyc)-1; a < b; a, b = a+1, b-1 {
+					cyc[a], cyc[b] = cyc[b], cyc[a]
+				}
+				return cyc
+			}
+			colour[j] = grey
+			parent[j] = v
+			stack = append(stack, frame{j, 0})
+		}
+	}
+	return nil
+}
+
+// cross returns s * t.
+func cross(n int, s, t Set) Rel {
+	u := newRel(n)
+	for i := 0; i < n; i++ {
+		if s.has(i) {
+			copy(u.row(i), t)
+		}
+	}
+	return u
+}
+
+// ident returns [s], the identity on s.
+func ident(n int, s Set) Rel {
+	u := newRel(n)
+	s.each(func(i int) { u.add(i, i) })
+	return u
+}
+
+// pairs returns the edges of r in order, for messages and tests.
+func (r Rel) pairs() [][2]int {
+	var out [][2]int
+	for i := 0; i < r.n; i++ {
+		r.row(i).each(func(j int) { out = append(out, [2]int{i, j}) })
+	}
+	return out
+}

@@ -1,0 +1,216 @@
+package lkmm
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// final is the final state of one execution: the value of each location
+// (its co-last write) and each thread's registers.
+type final struct {
+	mem  []Val
+	regs []map[string]Val // by thread index
+}
+
+func finalState(x *execution, orders [][]int) final {
+	f := final{mem: make([]Val, x.nLoc), regs: x.regs}
+	for l, o := range orders {
+		f.mem[l] = x.ev[o[len(o)-1]].val
+	}
+	return f
+}
+
+// obsLoc is a location of the final section: a register or a shared
+// location.
+type obsLoc struct {
+	th   int // thread index for a register, -1 for shared
+	proc int
+	name string
+	loc  int // shared location index
+}
+
+func (o obsLoc) key() string {
+	if o.th >= 0 {
+		return strconv.Itoa(o.proc) + ":" + o.name
+	}
+	return "[" + o.name + "]"
+}
+
+// condEval evaluates the filter and the condition on final states and
+// projects final states onto the observed locations.
+type condEval struct {
+	p        *program
+	prop     litmus.Prop
+	filter   litmus.Prop
+	quant    litmus.Quant
+	observed []obsLoc
+	thIndex  map[int]int
+}
+
+func newCondEval(p *program) (*condEval, error) {
+	c := &condEval{p: p, filter: p.test.Filter, thIndex: map[int]int{}}
+	for i, th := range p.threads {
+		c.thIndex[th.id] = i
+	}
+	if p.test.Cond != nil {
+		c.prop, c.quant = p.test.Cond.Prop, p.test.Cond.Quant
+	} else {
+		c.quant = litmus.Exists
+	}
+	seen := map[string]bool{}
+	var err error
+	add := func(l *litmus.LocRef) {
+		o, e := c.resolve(l)
+		if e != nil {
+			if err == nil {
+				err = e
+			}
+			return
+		}
+		if !seen[o.key()] {
+			seen[o.key()] = true
+			c.observed = append(c.observed, o)
+		}
+	}
+	for _, l := range p.test.Locations {
+		add(l)
+	}
+	if c.prop != nil {
+		eachAtom(c.prop, func(a *litmus.AtomProp) {
+			add(a.Loc)
+			if a.Val.Loc != nil {
+				add(a.Val.Loc)
+			}
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	// herd's order: registers (by thread, then name), then shared
+	// locations by name.
+	sort.SliceStable(c.observed, func(i, j int) bool {
+		a, b := c.observed[i], c.observed[j]
+		if (a.th >= 0) != (b.th >= 0) {
+			return a.th >= 0
+		}
+		if a.th >= 0 && a.proc != b.proc {
+			return a.proc < b.proc
+		}
+		return a.name < b.name
+	})
+	return c, nil
+}
+
+func (c *condEval) resolve(l *litmus.LocRef) (obsLoc, error) {
+	if l.Index >= 0 {
+		return obsLoc{}, c.p.errorf(l.Pos(), "array elements are not supported by the LKMM engine")
+	}
+	if l.Proc >= 0 {
+		th, ok := c.thIndex[l.Proc]
+		if !ok {
+			return obsLoc{}, c.p.errorf(l.Pos(), "no thread P%d", l.Proc)
+		}
+		return obsLoc{th: th, proc: l.Proc, name: l.Name}, nil
+	}
+	i, ok := c.p.index[l.Name]
+	if !ok {
+		return obsLoc{}, c.p.errorf(l.Pos(), "unknown location %s", l.Name)
+	}
+	return obsLoc{th: -1, proc: -1, name: l.Name, loc: i}, nil
+}
+
+func (c *condEval) value(o obsLoc, f final) Val {
+	if o.th >= 0 {
+		return f.regs[o.th][o.name] // a register never written reads 0
+	}
+	return f.mem[o.loc]
+}
+
+func (c *condEval) holds(pr litmus.Prop, f final) bool {
+	switch pr := pr.(type) {
+	case *litmus.AtomProp:
+		o, err := c.resolve(pr.Loc)
+		if err != nil {
+			return false
+		}
+		v := c.value(o, f)
+		var want Val
+		switch {
+		case pr.Val.Loc != nil:
+			if o2, err := c.resolve(pr.Val.Loc); err == nil {
+				want = c.value(o2, f)
+			}
+		case pr.Val.IsInt:
+			want = intVal(pr.Val.Int)
+		default:
+			if i, ok := c.p.index[pr.Val.Sym]; ok {
+				want = addrVal(i)
+			}
+		}
+		if pr.Op == "!=" {
+			return v != want
+		}
+		return v == want
+	case *litmus.NotProp:
+		return !c.holds(pr.X, f)
+	case *litmus.ParenProp:
+		return c.holds(pr.X, f)
+	case *litmus.BoolProp:
+		return pr.Value
+	case *litmus.BinProp:
+		switch pr.Op {
+		case `/\`:
+			return c.holds(pr.X, f) && c.holds(pr.Y, f)
+		case `\/`:
+			return c.holds(pr.X, f) || c.holds(pr.Y, f)
+		case "=>":
+			return !c.holds(pr.X, f) || c.holds(pr.Y, f)
+		}
+	}
+	return false
+}
+
+// ok is herd's Ok/No: exists wants a positive execution, ~exists none,
+// forall no negative one.
+func (c *condEval) ok(pos, neg int) bool {
+	switch c.quant {
+	case litmus.NotExists:
+		return pos == 0
+	case litmus.Forall:
+		return neg == 0
+	}
+	return pos > 0
+}
+
+// observe projects a final state onto the observed locations.
+func (c *condEval) observe(f final) State {
+	st := make(State, len(c.observed))
+	for i, o := range c.observed {
+		st[i] = Binding{Loc: o.key(), Val: c.value(o, f).format(c.p.names)}
+	}
+	return st
+}
+
+// stateLess orders states as herd does: location by location, integers
+// numerically before addresses, addresses by name.
+func (c *condEval) stateLess(a, b State) bool {
+	for i := range a {
+		if a[i].Val == b[i].Val {
+			continue
+		}
+		ai, aerr := strconv.ParseInt(a[i].Val, 10, 64)
+		bi, berr := strconv.ParseInt(b[i].Val, 10, 64)
+		switch {
+		case aerr == nil && berr == nil:
+			return ai < bi
+		case aerr == nil:
+			return true
+		case berr == nil:
+			return false
+		}
+		return a[i].Val < b[i].Val
+	}
+	return false
+}
