@@ -21,7 +21,7 @@ func FuzzParse(f *testing.F) {
 			return nil
 		})
 	}
-	more, _ := filepath.Glob("../testdata/*/*.litmus")
+	more, _ := filepath.Glob("testdata/*/*.litmus")
 	seeds = append(seeds, more...)
 	for _, s := range seeds {
 		if src, err := os.ReadFile(s); err == nil {

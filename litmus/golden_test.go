@@ -11,7 +11,7 @@ import (
 // TestGoldenPrint prints each testdata/parse/X.litmus and compares the
 // text with X.litmus.expected; -update rewrites the expected files.
 func TestGoldenPrint(t *testing.T) {
-	files, err := filepath.Glob("../testdata/parse/*.litmus")
+	files, err := filepath.Glob("testdata/parse/*.litmus")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, f := range files {
