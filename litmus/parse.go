@@ -246,7 +246,11 @@ func (p *parser) word(off int) int {
 // and returns the offset after it. Names are herd's: any run of
 // non-space bytes, e.g. "MP+pooncerelease+poacquireonce" or "2+2W".
 func (p *parser) parseHeader() int {
-	off := p.skipBlank(0, false)
+	start := 0
+	if strings.HasPrefix(string(p.src[:min(3, len(p.src))]), "\xef\xbb\xbf") {
+		start = 3 // a UTF-8 byte order mark
+	}
+	off := p.skipBlank(start, false)
 	end := p.word(off)
 	arch := string(p.src[off:end])
 	switch Arch(arch) {

@@ -93,6 +93,7 @@ func TestInvalidSnippets(t *testing.T) {
 		{"C t\n{}\nP0(int *x) { }\nlocations [0:r1]\nexists (x=1) (* trailing *)\n", ""},
 		{"X86 SB \"Fre PodWR Fre PodWR\"\n{}\n P0 ;\n MFENCE ;\n", ""},
 		{"C t extra\n{}\n", "unexpected \"extra\" after test name"},
+		{"\xef\xbb\xbfC t\r\n{ x=1; }\r\nP0(int *x)\r\n{\r\n\tWRITE_ONCE(*x, 2);\r\n}\r\nexists (x=2)\r\n", ""},
 	} {
 		_, err := Parse("t.litmus", []byte(tc.src))
 		if tc.want == "" {
