@@ -91,6 +91,9 @@ type search struct {
 	res  *Result
 	cond *condEval
 
+	al      *arena
+	scratch *execution
+	keyBuf  []byte
 	states  map[string]State
 	flags   map[string]bool
 	why     string
@@ -120,7 +123,7 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &search{ctx: ctx, p: p, opt: opt, res: res, cond: ce, states: map[string]State{}, flags: map[string]bool{}}
+	s := &search{ctx: ctx, p: p, opt: opt, res: res, cond: ce, al: &arena{}, states: map[string]State{}, flags: map[string]bool{}}
 	pick := make([]*trace, len(all))
 	s.combine(all, pick, 0)
 	if s.stopErr != nil {
@@ -148,7 +151,9 @@ func (s *search) combine(all [][]trace, pick []*trace, i int) {
 
 // execute enumerates the rf and co of one combination of traces.
 func (s *search) execute(pick []*trace) {
-	x := newExecution(s.p, pick)
+	s.al.reset(arenaMark{})
+	x := newExecution(s.p, pick, s.al, s.scratch)
+	s.scratch = x
 	// Candidate writes for each read.
 	var reads []int
 	var cands [][]int
@@ -197,10 +202,12 @@ func (s *search) rfLoop(x *execution, reads []int, cands [][]int, choice []int, 
 		}
 		return
 	}
-	rf := newRel(x.n)
+	x.al.reset(x.mark)
+	rf := x.al.rel(x.n)
 	for k, r := range reads {
 		rf.add(choice[k], r)
 	}
+	x.rfMark = x.al.mark()
 	s.coLoop(x, rf)
 }
 
@@ -310,7 +317,8 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 			return
 		}
 	}
-	co := newRel(x.n)
+	x.al.reset(x.rfMark)
+	co := x.al.rel(x.n)
 	rf = rf.clone()
 	for _, o := range orders {
 		for i := 0; i < len(o); i++ {
@@ -359,8 +367,10 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	for _, f := range out.flags {
 		s.flags[f] = true
 	}
-	st := s.cond.observe(fin)
-	s.states[st.String()] = st
+	s.keyBuf = s.cond.key(fin, s.keyBuf[:0])
+	if _, seen := s.states[string(s.keyBuf)]; !seen {
+		s.states[string(s.keyBuf)] = s.cond.observe(fin)
+	}
 }
 
 // lkrOf returns the LKR paired with the LKW w.

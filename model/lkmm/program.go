@@ -16,6 +16,7 @@ type program struct {
 	index   map[string]int // location name -> index
 	init    []Val          // initial value of each location
 	threads []*thread
+	iw      []event // the initial write of each location, built once
 }
 
 // thread is one process of the test.
