@@ -27,7 +27,7 @@ type execution struct {
 	// The candidate's choices.
 	rf, co Rel
 
-	al   *arena     // words of every relation of this execution
+	al     *arena    // words of every relation of this execution
 	mark   arenaMark // the arena past the base relations
 	rfMark arenaMark // the arena past the candidate's rf
 }
