@@ -1,5 +1,7 @@
 package lkmm
 
+import "sort"
+
 // This file is the model: linux-kernel.bell, lock.cat and linux-kernel.cat
 // of the kernel's tools/memory-model (the version in the corpus, with the
 // syntactic tags ONCE, ACQUIRE, RELEASE, MB, NORETURN and variant lkmmv2),
@@ -126,6 +128,24 @@ func (x *execution) model(explain bool) outcome {
 
 	// ---- lock.cat ----
 	LF := LF0.union(RL) // let LF = LF | RL
+	// let ALL-LOCKS = LKR | LKW | UL | LF | RU | Srcu-lock | Srcu-unlock | Sync-srcu
+	allLocks := union1(LKR, LKW, UL, LF, RU, SrcuLock, SrcuUnlock, SyncSrcu)
+	// flag ~empty [M \ IW \ ALL-LOCKS] ; loc ; [ALL-LOCKS] as mixed-lock-accesses
+	if !x.loc.restrict(x.M.minus(x.IW).minus(allLocks), allLocks).empty() {
+		flags = append(flags, "mixed-lock-accesses")
+	}
+	// flag ~empty [FW] ; loc ; [ALL-LOCKS] as lock-final
+	// FW, herd's final writes, are the writes the final state shows:
+	// the flag says the final section looks at a lock.
+	lockFinal := false
+	allLocks.each(func(i int) {
+		if l := x.ev[i].loc; l >= 0 && l < len(x.finalLoc) && x.finalLoc[l] {
+			lockFinal = true
+		}
+	})
+	if lockFinal {
+		flags = append(flags, "lock-final")
+	}
 	poloc := po.inter(x.loc)
 	// let rmw = rmw | lk-rmw
 	rmw = union(rmw, lkrmw)
@@ -379,7 +399,7 @@ func (x *execution) model(explain bool) outcome {
 			flags = append(flags, "data-race")
 		}
 	}
-	_ = rmw
+	sort.Strings(flags)
 	return outcome{flags: flags}
 }
 

@@ -91,14 +91,15 @@ type search struct {
 	res  *Result
 	cond *condEval
 
-	al      *arena
-	scratch *execution
-	keyBuf  []byte
-	states  map[string]State
-	flags   map[string]bool
-	why     string
-	limit   bool
-	stopErr error
+	al       *arena
+	scratch  *execution
+	keyBuf   []byte
+	finalLoc []bool
+	states   map[string]State
+	flags    map[string]bool
+	why      string
+	limit    bool
+	stopErr  error
 }
 
 func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
@@ -124,6 +125,12 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	s := &search{ctx: ctx, p: p, opt: opt, res: res, cond: ce, al: &arena{}, states: map[string]State{}, flags: map[string]bool{}}
+	s.finalLoc = make([]bool, len(p.names))
+	for _, o := range ce.observed {
+		if o.th < 0 {
+			s.finalLoc[o.loc] = true
+		}
+	}
 	pick := make([]*trace, len(all))
 	s.combine(all, pick, 0)
 	if s.stopErr != nil {
@@ -154,6 +161,7 @@ func (s *search) execute(pick []*trace) {
 	s.al.reset(arenaMark{})
 	x := newExecution(s.p, pick, s.al, s.scratch)
 	s.scratch = x
+	x.finalLoc = s.finalLoc
 	// Candidate writes for each read.
 	var reads []int
 	var cands [][]int

@@ -27,6 +27,8 @@ type execution struct {
 	// The candidate's choices.
 	rf, co Rel
 
+	finalLoc []bool // locations the final section observes (for lock-final)
+
 	al     *arena    // words of every relation of this execution
 	mark   arenaMark // the arena past the base relations
 	rfMark arenaMark // the arena past the candidate's rf
