@@ -58,7 +58,9 @@ func newCondEval(p *program) (*condEval, error) {
 	if p.test.Cond != nil {
 		c.prop, c.quant = p.test.Cond.Prop, p.test.Cond.Quant
 	} else {
-		c.quant = litmus.Exists
+		// herd reads a missing condition as "forall true"
+		// (ConstrGen.constr_true).
+		c.quant = litmus.Forall
 	}
 	seen := map[string]bool{}
 	var err error
