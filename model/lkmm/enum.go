@@ -95,11 +95,15 @@ type search struct {
 	scratch  *execution
 	keyBuf   []byte
 	finalLoc []bool
-	states   map[string]State
-	flags    map[string]bool
-	why      string
-	limit    bool
-	stopErr  error
+
+	nVals   int   // number of (location, value) pairs of the domains
+	acc     []Set // acc[i]: pairs written by the traces chosen for threads < i
+	future  []Set // future[i]: pairs some trace of a thread >= i writes
+	states  map[string]State
+	flags   map[string]bool
+	why     string
+	limit   bool
+	stopErr error
 }
 
 func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
@@ -131,7 +135,12 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 			s.finalLoc[o.loc] = true
 		}
 	}
+	s.indexValues(dom, all)
 	pick := make([]*trace, len(all))
+	s.acc = make([]Set, len(all)+1)
+	for i := range s.acc {
+		s.acc[i] = newSet(s.nVals)
+	}
 	s.combine(all, pick, 0)
 	if s.stopErr != nil {
 		res.Verdict, res.Reason = Unknown, s.stopErr.Error()
@@ -141,17 +150,85 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	return res, nil
 }
 
-// combine chooses one trace per thread.
+// indexValues numbers the (location, value) pairs of the domains and
+// records, for each trace, the pairs it writes and the pairs its reads
+// need from some write other than the initial one. It lets combine drop a
+// combination of traces in which some read has no write to read from
+// before building its execution.
+func (s *search) indexValues(dom [][]Val, all [][]trace) {
+	offset := make([]int, len(dom))
+	for l, d := range dom {
+		offset[l] = s.nVals
+		s.nVals += len(d)
+	}
+	id := func(l int, v Val) int {
+		d := dom[l]
+		k := sort.Search(len(d), func(i int) bool { return !valLess(d[i], v) })
+		if k < len(d) && d[k] == v {
+			return offset[l] + k
+		}
+		return -1
+	}
+	s.future = make([]Set, len(all)+1)
+	s.future[len(all)] = newSet(s.nVals)
+	for i := len(all) - 1; i >= 0; i-- {
+		fut := s.future[i+1].clone()
+		for k := range all[i] {
+			tr := &all[i][k]
+			tr.writes = newSet(s.nVals)
+			for _, e := range tr.events {
+				switch {
+				case e.kind == evW:
+					if v := id(e.loc, e.val); v >= 0 {
+						tr.writes.add(v)
+					}
+				case e.kind == evR && e.tags&(tLKR|tLF|tRL|tRU) == 0 && e.val != s.p.init[e.loc]:
+					if v := id(e.loc, e.val); v >= 0 {
+						tr.needs = append(tr.needs, v)
+					}
+				}
+			}
+			fut = fut.union(tr.writes)
+		}
+		s.future[i] = fut
+	}
+}
+
+// combine chooses one trace per thread, dropping a combination as soon as
+// a read of a chosen trace needs a value no chosen or later trace writes.
 func (s *search) combine(all [][]trace, pick []*trace, i int) {
 	if s.stopErr != nil {
 		return
 	}
 	if i == len(all) {
+		for _, tr := range pick {
+			for _, v := range tr.needs {
+				if !s.acc[i].has(v) {
+					return
+				}
+			}
+		}
 		s.execute(pick)
 		return
 	}
 	for k := range all[i] {
-		pick[i] = &all[i][k]
+		tr := &all[i][k]
+		acc := s.acc[i+1]
+		copy(acc, s.acc[i])
+		for w := range acc {
+			acc[w] |= tr.writes[w]
+		}
+		ok := true
+		for _, v := range tr.needs {
+			if !acc.has(v) && !s.future[i+1].has(v) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		pick[i] = tr
 		s.combine(all, pick, i+1)
 	}
 }

@@ -16,6 +16,9 @@ import (
 type trace struct {
 	events []event
 	regs   map[string]Val // final values of the thread's registers
+
+	writes Set   // (location, value) pairs it writes, numbered by the search
+	needs  []int // pairs its reads need from a write other than the initial one
 }
 
 type regVal struct {
