@@ -396,7 +396,7 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		s.stopErr = fmt.Errorf("more than %d candidate executions", s.opt.MaxCandidates)
 		return
 	}
-	if s.res.Candidates&1023 == 0 {
+	if s.res.Candidates&1023 == 1 {
 		if err := s.ctx.Err(); err != nil {
 			s.stopErr = err
 			return
