@@ -330,6 +330,11 @@ func (s *search) coLoop(x *execution, rf Rel) {
 		}
 		lw[e.loc].ws = append(lw[e.loc].ws, w)
 	}
+	// With many writes to one location the orders explode; there the
+	// orders that coherence or atomicity rejects for sure are skipped
+	// (below that they are kept, so that a forbidden outcome still gets
+	// its explanation). must(a, b) says a is co-before b.
+	must := x.coConstraints(rf)
 	orders := make([][]int, x.nLoc)
 	var rec func(l int)
 	rec = func(l int) {
@@ -341,6 +346,7 @@ func (s *search) coLoop(x *execution, rf Rel) {
 			return
 		}
 		ws := lw[l].ws
+		prune := len(ws) >= pruneWrites
 		perm := make([]int, 0, len(ws)+2)
 		used := make([]bool, len(ws))
 		var gen func()
@@ -369,9 +375,23 @@ func (s *search) coLoop(x *execution, rf Rel) {
 				// Keep program order among one thread's writes.
 				ok := true
 				for k2, w2 := range ws {
-					if !used[k2] && k2 != k && x.po.has(w2, w) {
+					if !used[k2] && k2 != k && (x.po.has(w2, w) || prune && must.has(w2, w)) {
 						ok = false
 						break
+					}
+				}
+				if ok && prune {
+					// Atomicity: an RMW write comes right after the
+					// write its read reads from.
+					prev := l
+					if len(perm) > 0 {
+						prev = perm[len(perm)-1]
+					}
+					if r := x.rmwOf[w]; r >= 0 && x.ev[w].tags&tLKW == 0 && !rf.has(prev, r) {
+						ok = false
+					}
+					if ok && x.rmwAfter(rf, prev) >= 0 && x.rmwAfter(rf, prev) != w {
+						ok = false
 					}
 				}
 				if !ok {
@@ -387,6 +407,59 @@ func (s *search) coLoop(x *execution, rf Rel) {
 		gen()
 	}
 	rec(0)
+}
+
+// pruneWrites is the number of writes to one location from which coLoop
+// skips the orders coherence or atomicity rejects anyway.
+const pruneWrites = 4
+
+// coConstraints returns pairs (a, b) of writes that every coherent co
+// orders a before b, given rf: a write po-before a read comes no later
+// than the write it reads (CoWR), the write a read reads comes before the
+// writes po-after the read (CoRW), and two reads in program order read
+// writes in co order (CoRR). Pairs of equal writes are left out.
+func (x *execution) coConstraints(rf Rel) Rel {
+	must := x.al.rel(x.n)
+	src := make([]int, x.n)
+	for i := range src {
+		src[i] = -1
+	}
+	for w := 0; w < x.n; w++ {
+		rf.row(w).each(func(r int) { src[r] = w })
+	}
+	for r := 0; r < x.n; r++ {
+		w := src[r]
+		if w < 0 {
+			continue
+		}
+		for j := 0; j < x.n; j++ {
+			if x.thread[j] != x.thread[r] || x.thread[r] < 0 || x.ev[j].loc != x.ev[r].loc || j == r {
+				continue
+			}
+			switch {
+			case j < r && x.ev[j].kind == evW && j != w:
+				must.add(j, w) // CoWR
+			case j > r && x.ev[j].kind == evW && j != w:
+				must.add(w, j) // CoRW
+			case j < r && x.ev[j].kind == evR && src[j] >= 0 && src[j] != w:
+				must.add(src[j], w) // CoRR
+			}
+		}
+	}
+	return must
+}
+
+// rmwAfter returns the write of the RMW whose read reads from w, or -1.
+func (x *execution) rmwAfter(rf Rel, w int) int {
+	found := -1
+	rf.row(w).each(func(r int) {
+		for k := r + 1; k < x.n && x.thread[k] == x.thread[r]; k++ {
+			if x.rmwOf[k] == r && x.ev[k].tags&tLKW == 0 {
+				found = k
+			}
+		}
+	})
+	return found
 }
 
 // candidate checks one complete candidate execution.
@@ -416,13 +489,9 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		// let rf = rf | ([IW | UL] ; singlestep(co) ; lk-rmw^-1)
 		for i := 1; i < len(o); i++ {
 			w := x.ev[o[i]]
-			if w.tags&tLKW != 0 && w.rmwR >= 0 {
-				prev := x.ev[o[i-1]]
-				if prev.tags&(tIW|tUL) != 0 {
-					lkr := x.lkrOf(o[i])
-					if lkr >= 0 {
-						rf.add(o[i-1], lkr)
-					}
+			if lkr := x.rmwOf[o[i]]; w.tags&tLKW != 0 && lkr >= 0 {
+				if prev := x.ev[o[i-1]]; prev.tags&(tIW|tUL) != 0 {
+					rf.add(o[i-1], lkr)
 				}
 			}
 		}
@@ -456,16 +525,6 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	if _, seen := s.states[string(s.keyBuf)]; !seen {
 		s.states[string(s.keyBuf)] = s.cond.observe(fin)
 	}
-}
-
-// lkrOf returns the LKR paired with the LKW w.
-func (x *execution) lkrOf(w int) int {
-	for r := range x.ev {
-		if x.rmw.has(r, w) {
-			return r
-		}
-	}
-	return -1
 }
 
 // lfSources returns the possible rf sources of an LF or RL event r

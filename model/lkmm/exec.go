@@ -10,6 +10,7 @@ type execution struct {
 	nLoc   int
 	thread []int            // thread of each event, -1 for initial writes
 	regs   []map[string]Val // final registers of each thread's trace
+	rmwOf  []int            // for the write of an RMW (or LKW), its read; else -1
 
 	// Base relations, fixed by the traces.
 	po, int_, loc Rel
@@ -56,10 +57,11 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 	if x == nil {
 		x = &execution{}
 	}
-	*x = execution{n: n, nLoc: nLoc, ev: x.ev[:0], thread: x.thread[:0], regs: x.regs[:0]}
+	*x = execution{n: n, nLoc: nLoc, ev: x.ev[:0], thread: x.thread[:0], regs: x.regs[:0], rmwOf: x.rmwOf[:0]}
 	for i := 0; i < nLoc; i++ {
 		x.ev = append(x.ev, &p.iw[i])
 		x.thread = append(x.thread, -1)
+		x.rmwOf = append(x.rmwOf, -1)
 	}
 	x.al = al
 	x.po, x.int_, x.loc = al.rel(n), al.rel(n), al.rel(n)
@@ -80,6 +82,9 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 			}
 			if e.rmwR >= 0 {
 				x.rmw.add(base+e.rmwR, g)
+				x.rmwOf = append(x.rmwOf, base+e.rmwR)
+			} else {
+				x.rmwOf = append(x.rmwOf, -1)
 			}
 			for _, d := range e.addr {
 				x.addr.add(base+d, g)
