@@ -54,13 +54,29 @@ type parser struct {
 	errs ErrorList
 	test *Test
 
-	sc  scanner
-	tok tokKind
-	pos Pos
-	lit string
+	sc      scanner
+	tok     tokKind
+	pos     Pos
+	lit     string
+	prevEnd int // byte offset just after the previous token
 
 	lastErrLine int
+	depth       int // nesting of expressions, statements and propositions
 }
+
+// maxDepth bounds nesting, so that "((((..." cannot exhaust the stack.
+const maxDepth = 500
+
+// enter records one more level of nesting; leave undoes it.
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.error(p.pos, "nesting too deep")
+		panic(bailout{})
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
 
 // errorAt records an error at byte offset off.
 func (p *parser) errorAt(off int, msg string) { p.error(Pos(off+1), msg) }
@@ -97,6 +113,7 @@ func (p *parser) errorExpected(what string) {
 
 // next advances to the next token.
 func (p *parser) next() {
+	p.prevEnd = p.sc.off
 	var off int
 	p.tok, off, p.lit = p.sc.scan()
 	p.pos = Pos(off + 1)
@@ -157,7 +174,9 @@ func (p *parser) parseTest() *Test {
 	}
 	off = p.parsePrelude(off)
 	if off >= len(p.src) || p.src[off] != '{' {
-		p.errorAt(off, "expected {, found "+p.describeAt(off))
+		if len(p.errs) == 0 {
+			p.errorAt(off, "expected {, found "+p.describeAt(off))
+		}
 		return p.test
 	}
 	p.reset(off, true)
@@ -227,7 +246,11 @@ func (p *parser) word(off int) int {
 // and returns the offset after it. Names are herd's: any run of
 // non-space bytes, e.g. "MP+pooncerelease+poacquireonce" or "2+2W".
 func (p *parser) parseHeader() int {
-	off := p.skipBlank(0, false)
+	start := 0
+	if strings.HasPrefix(string(p.src[:min(3, len(p.src))]), "\xef\xbb\xbf") {
+		start = 3 // a UTF-8 byte order mark
+	}
+	off := p.skipBlank(start, false)
 	end := p.word(off)
 	arch := string(p.src[off:end])
 	switch Arch(arch) {
@@ -252,6 +275,9 @@ func (p *parser) parseHeader() int {
 	}
 	p.test.Name, p.test.NamePos = string(p.src[off:end]), Pos(off+1)
 	off = p.skipBlank(end, true)
+	if off < len(p.src) && p.src[off] == '"' {
+		return off // the doc string may share the header line
+	}
 	if off < len(p.src) && p.src[off] != '\n' {
 		p.errorAt(off, "unexpected "+p.describeAt(off)+" after test name")
 		for off < len(p.src) && p.src[off] != '\n' {

@@ -41,7 +41,7 @@ func (p *parser) parseCProcs() {
 	for p.tok != tEOF && !p.isFinalStart() {
 		id, ok := procID(p.lit)
 		if p.tok != tIdent || !ok {
-			p.errorExpected("process P" + strconv.Itoa(len(p.test.Procs)))
+			p.errorExpected("process PN")
 			// Skip to the next process or the final section.
 			for p.tok != tEOF && !p.isFinalStart() {
 				if _, ok := procID(p.lit); ok && p.tok == tIdent {
@@ -147,7 +147,11 @@ func (p *parser) parseBlock(body bool) *BlockStmt {
 	return b
 }
 
-// parseStmtList parses { Stmt } up to a '}' or EOF.
+// parseStmtList parses
+//
+//	StmtList = { Decl | Stmt } .
+//
+// up to a '}' or EOF.
 func (p *parser) parseStmtList() []Stmt {
 	var list []Stmt
 	for !p.is("}") && p.tok != tEOF {
@@ -245,6 +249,12 @@ func (p *parser) expectSemi() {
 	if p.got(";") {
 		return
 	}
+	if p.file.Position(Pos(p.prevEnd+1)).Line < p.file.Position(p.pos).Line {
+		// The ';' is missing at the end of a line: say so there, and
+		// carry on with the next line as the next statement.
+		p.errorAt(p.prevEnd, "expected ; at end of line, found newline")
+		return
+	}
 	p.errorExpected(";")
 	p.syncStmt()
 }
@@ -264,6 +274,8 @@ func (p *parser) syncStmt() {
 //	Stmt = Block | IfStmt | WhileStmt | DoWhileStmt | ForStmt
 //	     | "break" ";" | "continue" ";" | ";" | SimpleStmt ";" .
 func (p *parser) parseStmt() Stmt {
+	p.enter()
+	defer p.leave()
 	switch {
 	case p.is("{"):
 		return p.parseBlock(false)
@@ -386,8 +398,12 @@ func (p *parser) parseIf() Stmt {
 	return s
 }
 
-// parseBody parses the statement under if, else, while, do or for; a
-// missing one becomes an EmptyStmt so that End always works.
+// parseBody parses
+//
+//	Body = Stmt .
+//
+// the statement under if, else, while, do or for; a missing one becomes
+// an EmptyStmt so that End always works.
 func (p *parser) parseBody() Stmt {
 	pos := p.pos
 	if p.isTypeStart() {
@@ -401,7 +417,9 @@ func (p *parser) parseBody() Stmt {
 	return &EmptyStmt{Semi: pos}
 }
 
-// parseParenCond parses "(" Expr ")".
+// parseParenCond parses
+//
+//	ParenCond = "(" Expr ")" .
 func (p *parser) parseParenCond() Expr {
 	p.expect("(")
 	x := p.parseExpr()

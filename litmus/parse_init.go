@@ -149,6 +149,9 @@ func (p *parser) initLocation(it *InitItem, lhs []initTok) bool {
 	default:
 		return bad(lhs[n-1], "location name")
 	}
+	if typeWords[it.Name] {
+		return bad(lhs[n-1], "location name after type")
+	}
 	t, ok := p.typeString(typ)
 	if !ok {
 		return false

@@ -47,6 +47,9 @@ type cell struct {
 // offset off and returns the offset where the final section starts.
 func (p *parser) parseX86Procs(off int) int {
 	first := true
+	// text is src with the comments inside rows blanked out, so that
+	// offsets stay those of src.
+	text := append([]byte(nil), p.src...)
 	for {
 		off = p.skipBlank(off, false)
 		if off >= len(p.src) || p.atFinal(off) {
@@ -54,12 +57,22 @@ func (p *parser) parseX86Procs(off int) int {
 		}
 		end := off
 		for end < len(p.src) && p.src[end] != ';' && p.src[end] != '\n' {
+			if p.src[end] == '(' && end+1 < len(p.src) && p.src[end+1] == '*' {
+				stop := p.sc.ocamlComment(end)
+				for i := end; i < stop; i++ {
+					if text[i] != '\n' {
+						text[i] = ' '
+					}
+				}
+				end = stop
+				continue
+			}
 			end++
 		}
 		if end >= len(p.src) || p.src[end] != ';' {
 			p.errorAt(end, "expected ; at the end of the code row, found "+p.describeAt(end))
 		}
-		cells := splitCells(p.src, off, end)
+		cells := splitCells(text, off, end)
 		if first {
 			p.x86Header(cells)
 			first = false
@@ -90,7 +103,9 @@ func splitCells(src []byte, off, end int) []cell {
 	return cells
 }
 
-// x86Header reads the process names of the first row.
+// x86Header parses the first row
+//
+//	Header = "P" Int { "|" "P" Int } ";" .
 func (p *parser) x86Header(cells []cell) {
 	for i, c := range cells {
 		id, ok := procID(c.text)
@@ -111,7 +126,9 @@ func quoteCell(s string) string {
 	return "'" + s + "'"
 }
 
-// x86Row reads one row of instructions, one cell per process.
+// x86Row parses one row of instructions, one cell per process
+//
+//	Row = Cell { "|" Cell } ";" .
 func (p *parser) x86Row(cells []cell) {
 	for i, c := range cells {
 		if c.text == "" {

@@ -1,6 +1,9 @@
 package litmus
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+)
 
 // The primitive table: every kernel primitive the C dialect accepts is one
 // row here. The parser uses it to check names and argument counts; the
@@ -33,7 +36,13 @@ const (
 
 var kindNames = [...]string{"", "load", "store", "rmw", "fence", "lock", "unlock", "trylock", "islocked", "srcu-lock", "srcu-unlock", "sync-srcu", "nop"}
 
-func (k Kind) String() string { return kindNames[k] }
+// String names the kind as docs/language.md does: "load", "rmw", ...
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return "Kind(" + strconv.Itoa(int(k)) + ")"
+	}
+	return kindNames[k]
+}
 
 // ArgKind says how the parser and the model read one argument.
 type ArgKind int
@@ -146,6 +155,7 @@ const (
 	srcAtomicT = "Documentation/atomic_t.txt"
 	srcBitops  = "Documentation/atomic_bitops.txt"
 	srcRef     = "Documentation/core-api/refcount-vs-atomic.rst"
+	srcMB      = "Documentation/memory-barriers.txt"
 )
 
 var (
@@ -349,6 +359,19 @@ func buildTable() map[string]*Primitive {
 	ref("refcount_dec_and_test", argsP, 0, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
 
 	add(Primitive{Name: "cpu_relax", Loc: -1, Kind: KNop, Source: "arch/x86/include/asm/vdso/processor.h (a pause hint, no ordering)"})
+
+	// Primitives of older kernels that older litmus tests still use.
+	// lockless_dereference(p) was READ_ONCE(p) plus
+	// smp_read_barrier_depends() and became READ_ONCE in v4.15, when
+	// READ_ONCE itself started to order dependent accesses (Alpha's
+	// barrier moved into it); smp_read_barrier_depends() was then a
+	// no-op everywhere but Alpha and was removed in v5.9. The LKMM orders
+	// address dependencies from marked loads, so under it
+	// lockless_dereference is rcu_dereference and the barrier does
+	// nothing (Documentation/memory-barriers.txt, "Data dependency
+	// barriers (historical)").
+	add(Primitive{Name: "lockless_dereference", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcMB + " (historical; now rcu_dereference)"})
+	add(Primitive{Name: "smp_read_barrier_depends", Loc: -1, Kind: KNop, Source: srcMB + " (historical; a no-op under the LKMM)"})
 
 	// Fill in Loc for rows that left it to us: the first pointer or
 	// lvalue argument.

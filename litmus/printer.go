@@ -47,9 +47,10 @@ func (pr *printer) flush(pos Pos, indent string) {
 }
 
 // trailing prints, at the end of the current line, the comments that
-// start on the source line where a node ends (end is its End), as in
+// start on the source line where a node ends (end is its End) and before
+// the next node (next, or NoPos when there is none), as in
 // "int *v=w; (* List head is v. *)".
-func (pr *printer) trailing(end Pos) {
+func (pr *printer) trailing(end, next Pos) {
 	f := pr.t.File
 	if f == nil || !end.IsValid() {
 		return
@@ -57,7 +58,7 @@ func (pr *printer) trailing(end Pos) {
 	line := f.Position(end - 1).Line
 	for pr.comments < len(pr.t.Comments) {
 		c := pr.t.Comments[pr.comments]
-		if c.Start < end || f.Position(c.Start).Line != line || strings.Contains(c.Text, "\n") {
+		if c.Start < end || next.IsValid() && c.Start >= next || f.Position(c.Start).Line != line || strings.Contains(c.Text, "\n") {
 			return
 		}
 		pr.printf(" (*%s*)", c.Text)
@@ -104,10 +105,14 @@ func (pr *printer) init() {
 		return
 	}
 	pr.printf("{\n")
-	for _, it := range t.Init {
+	for i, it := range t.Init {
 		pr.flush(it.ItemPos, "\t")
 		pr.printf("\t%s;", pr.initItem(it))
-		pr.trailing(it.End())
+		next := NoPos
+		if i+1 < len(t.Init) {
+			next = t.Init[i+1].Pos()
+		}
+		pr.trailing(it.End(), next)
 		pr.printf("\n")
 	}
 	pr.printf("}\n")
@@ -195,7 +200,7 @@ func (pr *printer) stmt(s Stmt, indent string) {
 	case *DeclStmt, *AssignStmt, *ExprStmt:
 		pr.printf("%s;", simpleString(s))
 	case *IfStmt:
-		pr.printf("if (%s) ", ExprString(s.Cond))
+		pr.printf("if (%s)", ExprString(s.Cond))
 		pr.body(s.Then, indent)
 		if s.Else != nil {
 			if _, ok := s.Then.(*BlockStmt); ok {
@@ -203,18 +208,19 @@ func (pr *printer) stmt(s Stmt, indent string) {
 			} else {
 				pr.printf("\n%s", indent)
 			}
-			pr.printf("else ")
+			pr.printf("else")
 			if elif, ok := s.Else.(*IfStmt); ok {
+				pr.printf(" ")
 				pr.stmt(elif, indent)
 			} else {
 				pr.body(s.Else, indent)
 			}
 		}
 	case *WhileStmt:
-		pr.printf("while (%s) ", ExprString(s.Cond))
+		pr.printf("while (%s)", ExprString(s.Cond))
 		pr.body(s.Body, indent)
 	case *DoWhileStmt:
-		pr.printf("do ")
+		pr.printf("do")
 		pr.body(s.Body, indent)
 		if _, ok := s.Body.(*BlockStmt); ok {
 			pr.printf(" ")
@@ -235,7 +241,7 @@ func (pr *printer) stmt(s Stmt, indent string) {
 		if s.Post != nil {
 			pr.printf(" %s", simpleString(s.Post))
 		}
-		pr.printf(") ")
+		pr.printf(")")
 		pr.body(s.Body, indent)
 	case *BranchStmt:
 		pr.printf("%s;", s.Tok)
@@ -248,6 +254,7 @@ func (pr *printer) stmt(s Stmt, indent string) {
 // on the same line, anything else indented on the next line.
 func (pr *printer) body(s Stmt, indent string) {
 	if b, ok := s.(*BlockStmt); ok {
+		pr.printf(" ")
 		pr.block(b, indent)
 		return
 	}
@@ -385,7 +392,12 @@ func InstrString(in *Instr) string {
 	}
 	var b strings.Builder
 	if in.Prefix != "" {
-		b.WriteString(in.Prefix + " ")
+		// Write the prefix in the mnemonic's case: "LOCK ADD", "lock xaddl".
+		if strings.ToLower(in.Op) == in.Op {
+			b.WriteString(strings.ToLower(in.Prefix) + " ")
+		} else {
+			b.WriteString(in.Prefix + " ")
+		}
 	}
 	b.WriteString(in.Op)
 	for i, a := range in.Args {
@@ -413,19 +425,19 @@ func (pr *printer) final() {
 	if t.Filter != nil {
 		pr.flush(t.Filter.Pos(), "")
 		pr.printf("filter %s", PropString(t.Filter))
-		pr.trailing(t.Filter.End())
+		pr.trailing(t.Filter.End(), NoPos)
 		pr.printf("\n")
 	}
 	if t.Cond != nil {
 		pr.flush(t.Cond.Pos(), "")
 		pr.printf("%s %s", t.Cond.Quant, PropString(t.Cond.Prop))
-		pr.trailing(t.Cond.End())
+		pr.trailing(t.Cond.End(), NoPos)
 		pr.printf("\n")
 	}
 	for _, inv := range t.Invariants {
 		pr.flush(inv.Pos(), "")
 		pr.printf("invariant %s", PropString(inv.Prop))
-		pr.trailing(inv.End())
+		pr.trailing(inv.End(), NoPos)
 		pr.printf("\n")
 	}
 }

@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -63,7 +64,7 @@ func (s *scanner) skipSpace() {
 			}
 		case c == '/' && s.peek(1) == '*':
 			start := s.off
-			end := strings.Index(string(s.src[s.off+2:]), "*/")
+			end := bytes.Index(s.src[s.off+2:], []byte("*/"))
 			if end < 0 {
 				s.onError(start, "comment not terminated")
 				s.off = len(s.src)
@@ -144,7 +145,7 @@ func (s *scanner) scan() (tokKind, int, string) {
 		return tString, start, string(s.src[start:s.off])
 	}
 	for _, op := range ops {
-		if strings.HasPrefix(string(s.src[s.off:min(len(s.src), s.off+len(op))]), op) {
+		if bytes.HasPrefix(s.src[s.off:], []byte(op)) {
 			s.off += len(op)
 			return tOp, start, op
 		}

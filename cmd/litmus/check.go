@@ -1,0 +1,342 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model"
+)
+
+var checkFlags struct {
+	runOptions
+	json         bool
+	allowUnknown bool
+	time         bool
+	verbose      bool
+	progress     bool
+}
+
+func init() {
+	register(&Command{
+		Name:      "check",
+		UsageLine: "check [flags] FILE|DIR...",
+		Short:     "check litmus tests under one or more memory models",
+		Long: `
+Check parses each litmus test (directories are walked for *.litmus files),
+explores every execution under the chosen memory models, and prints the
+result in herd7's format, so that scripts written for herd7 work unchanged.
+
+With one model the output is herd7's, test after test. With several models
+(--model all, or a comma-separated list) it prints one summary line per test
+with the verdict under each model, and herd7's blocks as well with -v.
+
+Expectations are read from the test's comments: the kernel's own
+"Result: Never|Sometimes|Always" line is the expected LKMM verdict, and
+"Result-SC:", "Result-TSO:", "Result-PSO:", "Result-LKMM:" give one per
+model. "Invariant: Holds|Violated" (or "Invariant-TSO: ...") says what the
+test's invariant clauses are expected to do; without it a violated invariant
+is a failure.
+
+Exit status: 0 when every result meets its expectations; 1 when a verdict
+differs from its expectation, an invariant is violated unexpectedly, a
+thread can get stuck, or a search ends Unknown (unless --allow-unknown);
+2 for usage and input errors (after the other files have been checked).
+
+Flags:
+	--model M         sc, tso, pso, lkmm, a comma-separated list, or all (default tso)
+	--json            print JSON Lines, one object per test and model (see 'litmus help json')
+	--max-states N    stop a search after N distinct states, giving Unknown (default 20000000)
+	--timeout D       stop a search after duration D (e.g. 30s), giving Unknown (default none)
+	--allow-unknown   do not fail on Unknown verdicts
+	--jobs N          check N files at a time (default: the number of CPUs)
+	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
+	-v                with several models, also print herd's block for each
+	--progress        show a progress bar on stderr (default: when stderr is a terminal and there are many files)
+`,
+		SetFlags: func(fs *flag.FlagSet) {
+			f := &checkFlags
+			*f = struct {
+				runOptions
+				json, allowUnknown, time, verbose, progress bool
+			}{}
+			addRunFlags(fs, &f.runOptions)
+			fs.BoolVar(&f.json, "json", false, "print JSON Lines")
+			fs.BoolVar(&f.allowUnknown, "allow-unknown", false, "do not fail on Unknown verdicts")
+			fs.BoolVar(&f.time, "time", true, "print herd's Time line")
+			fs.BoolVar(&f.verbose, "v", false, "with several models, also print herd's blocks")
+			fs.BoolVar(&f.progress, "progress", false, "show a progress bar on stderr")
+		},
+		Run: runCheck,
+	})
+}
+
+// addRunFlags declares the flags shared by check, explain, fences and diff.
+func addRunFlags(fs *flag.FlagSet, o *runOptions) {
+	fs.StringVar(&o.models, "model", "tso", "memory model: sc, tso, pso, lkmm, a list, or all")
+	fs.IntVar(&o.maxStates, "max-states", model.DefaultMaxStates, "state limit per search")
+	fs.DurationVar(&o.timeout, "timeout", 0, "time limit per search")
+	fs.IntVar(&o.jobs, "jobs", 0, "files checked at a time")
+}
+
+func runCheck(ctx context.Context, env *Env, args []string) int {
+	f := checkFlags
+	if len(args) == 0 {
+		env.Errorf("usage: litmus check [flags] FILE|DIR...")
+		return exitUsage
+	}
+	models, err := parseModels(f.models)
+	if err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
+	files, errs := expandArgs(args)
+	code := exitOK
+	for _, err := range errs {
+		env.Errorf("%v", err)
+		code = exitUsage
+	}
+	if len(files) == 0 {
+		if code == exitOK {
+			env.Errorf("no .litmus files in %s", strings.Join(args, " "))
+		}
+		return exitUsage
+	}
+
+	multi := len(models) > 1
+	var summary []fileResult
+	prog := newProgress(env, len(files), f.progress)
+	enc := json.NewEncoder(env.Stdout)
+	checkAll(ctx, files, models, f.runOptions, model.Options{}, func(_ int, fr fileResult) {
+		prog.step(fr.file)
+		if fr.err != nil {
+			printInputError(env, fr.file, fr.err)
+			code = max(code, exitUsage)
+		}
+		for i := range fr.results {
+			mr := &fr.results[i]
+			if mr.err != nil {
+				printInputError(env, fr.file, mr.err)
+				code = max(code, exitUsage)
+				continue
+			}
+			if p := mr.problems(f.allowUnknown); len(p) > 0 {
+				for _, msg := range p {
+					env.Errorf("%s: %s: %s", fr.file, mr.model, msg)
+				}
+				code = max(code, exitCheck)
+			}
+		}
+		switch {
+		case f.json:
+			writeJSON(enc, fr, models)
+		case !multi || f.verbose:
+			for _, mr := range fr.results {
+				if mr.res != nil {
+					if multi {
+						fmt.Fprintf(env.Stdout, "# %s under %s\n", fr.file, mr.model)
+					}
+					writeHerd(env.Stdout, mr.res, f.time)
+				}
+			}
+		}
+		if multi && !f.json {
+			summary = append(summary, fr)
+		}
+	})
+	prog.done()
+	if multi && !f.json {
+		writeSummary(env.Stdout, summary, models, f.allowUnknown)
+	}
+	return code
+}
+
+// printInputError prints a parse or meaning error, one line per error,
+// as "litmus: file:line:col: message".
+func printInputError(env *Env, file string, err error) {
+	var list litmus.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			env.Errorf("%s", e)
+		}
+		return
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, file) {
+		msg = file + ": " + msg
+	}
+	env.Errorf("%s", msg)
+}
+
+// writeSummary prints the test × model table of verdicts.
+func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnknown bool) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprint(tw, "test")
+	for _, m := range models {
+		fmt.Fprintf(tw, "\t%s", m)
+	}
+	fmt.Fprintln(tw)
+	pass, fail := 0, 0
+	for _, fr := range frs {
+		name := fr.file
+		if fr.test != nil {
+			name = fr.test.Name
+		}
+		fmt.Fprint(tw, name)
+		if fr.err != nil {
+			fmt.Fprint(tw, "\tinput error")
+			fail++
+			fmt.Fprintln(tw)
+			continue
+		}
+		for _, m := range models {
+			mr := resultFor(fr, m)
+			if mr == nil {
+				fmt.Fprint(tw, "\tn/a")
+				continue
+			}
+			fmt.Fprintf(tw, "\t%s", cell(mr))
+			if len(mr.problems(allowUnknown)) > 0 {
+				fail++
+			} else {
+				pass++
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d passed, %d failed\n", pass, fail)
+}
+
+// resultFor returns fr's result under m, or nil when the test was not
+// checked under m (an assembly test under LKMM).
+func resultFor(fr fileResult, m model.Model) *modelResult {
+	for i := range fr.results {
+		if fr.results[i].model == m {
+			return &fr.results[i]
+		}
+	}
+	return nil
+}
+
+// cell is one summary entry: the verdict, whether it meets the
+// expectation, and what else happened.
+func cell(mr *modelResult) string {
+	if mr.err != nil {
+		return "error"
+	}
+	s := mr.res.Verdict.String()
+	if ok, has := mr.verdictOK(); has {
+		if ok {
+			s += " (ok)"
+		} else {
+			s += " (want " + mr.expect + ")"
+		}
+	}
+	if n := len(mr.res.Violations); n > 0 {
+		s += " +inv"
+	} else if !mr.res.InvariantsChecked && mr.hasInvariants {
+		s += " inv:n/a"
+	}
+	if n := len(mr.res.Stuck); n > 0 {
+		s += " +stuck"
+	}
+	return s
+}
+
+// jsonResult is one line of --json output. The schema is documented in
+// "litmus help json" and docs/guide.md; fields are only ever added.
+type jsonResult struct {
+	File        string          `json:"file"`
+	Test        string          `json:"test"`
+	Model       string          `json:"model"`
+	Observation string          `json:"observation"`
+	Reason      string          `json:"reason,omitempty"`
+	Kind        string          `json:"kind,omitempty"`
+	Condition   string          `json:"condition,omitempty"`
+	HerdOk      *bool           `json:"herd_ok"`
+	Positive    int             `json:"positive"`
+	Negative    int             `json:"negative"`
+	States      []string        `json:"states"`
+	Expected    *string         `json:"expected"`
+	OK          *bool           `json:"ok"`
+	Invariants  []jsonViolation `json:"invariant_violations"`
+	Stuck       []jsonStuck     `json:"stuck"`
+	Explored    int64           `json:"explored_states"`
+	Elapsed     float64         `json:"elapsed_s"`
+	Error       *string         `json:"error"`
+}
+
+type jsonViolation struct {
+	Invariant string `json:"invariant"`
+	Pos       string `json:"pos"`
+	State     string `json:"state"`
+}
+
+type jsonStuck struct {
+	Threads []int  `json:"threads"`
+	Reason  string `json:"reason"`
+}
+
+func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
+	name := ""
+	if fr.test != nil {
+		name = fr.test.Name
+	}
+	if fr.err != nil {
+		msg := fr.err.Error()
+		for _, m := range models {
+			_ = enc.Encode(jsonResult{File: fr.file, Test: name, Model: m.String(), Observation: "Error",
+				States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Error: &msg})
+		}
+		return
+	}
+	for _, mr := range fr.results {
+		j := jsonResult{File: fr.file, Test: name, Model: mr.model.String(),
+			States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}}
+		if mr.err != nil {
+			msg := mr.err.Error()
+			j.Observation, j.Error = "Error", &msg
+			_ = enc.Encode(j)
+			continue
+		}
+		r := mr.res
+		j.Observation, j.Reason, j.Kind, j.Condition = r.Verdict.String(), r.Reason, r.Kind, r.Condition
+		if r.Verdict != model.Unknown {
+			ok := r.Ok
+			j.HerdOk = &ok
+		}
+		j.Positive, j.Negative = r.Positive, r.Negative
+		for _, s := range r.States {
+			j.States = append(j.States, formatState(s))
+		}
+		if mr.expect != "" {
+			e := mr.expect
+			j.Expected = &e
+			if r.Verdict != model.Unknown {
+				ok := r.Verdict.String() == e
+				j.OK = &ok
+			}
+		}
+		for _, v := range r.Violations {
+			j.Invariants = append(j.Invariants, jsonViolation{Invariant: v.Invariant, Pos: v.Pos.String(), State: v.State})
+		}
+		for _, s := range r.Stuck {
+			j.Stuck = append(j.Stuck, jsonStuck{Threads: s.Threads, Reason: s.Reason})
+		}
+		j.Explored = r.Stats.States
+		j.Elapsed = roundSeconds(r.Stats.Elapsed)
+		_ = enc.Encode(j)
+	}
+}
+
+func roundSeconds(d time.Duration) float64 {
+	return float64(d.Round(time.Millisecond)) / float64(time.Second)
+}

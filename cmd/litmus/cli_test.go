@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// siteLine finds the fences output line for a construct.
+func siteLine(t *testing.T, out, text string) string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, text) && (strings.Contains(l, "NECESSARY") || strings.Contains(l, "redundant")) && strings.Contains(l, "->") {
+			return l
+		}
+	}
+	t.Fatalf("no fences line for %s in:\n%s", text, out)
+	return ""
+}
+
+func TestFencesBothMbNecessaryUnderTSO(t *testing.T) {
+	out, errOut, code := run(t, "fences", "--model", "tso", "testdata/in/sb-mbs.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "SB+mbs under tso: Never as written")
+	n := strings.Count(out, "NECESSARY")
+	require.Equal(t, 2, n, "both smp_mb() must be necessary:\n%s", out)
+	require.Contains(t, out, "minimal sufficient set: smp_mb() (line 12), smp_mb() (line 21)")
+}
+
+func TestFencesRedundantWmb(t *testing.T) {
+	out, errOut, code := run(t, "fences", "--model", "tso", "testdata/in/sb-mb-wmb.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, siteLine(t, out, "smp_wmb()"), "redundant")
+	require.Equal(t, 2, strings.Count(out, "NECESSARY"), out)
+	require.Contains(t, out, "smp_rmb()/smp_wmb() compile to nothing")
+}
+
+func TestFencesAfterAtomicRedundantUnderTSO(t *testing.T) {
+	out, errOut, code := run(t, "fences", "--model", "tso,pso", "testdata/in/sb-atomic.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	tso := out[:strings.Index(out, "under pso")]
+	require.Contains(t, siteLine(t, tso, "smp_mb__after_atomic()"), "redundant")
+	require.Contains(t, tso, "already a full barrier")
+	// The atomic_inc itself is what orders the store: made plain, the
+	// outcome appears.
+	require.Contains(t, siteLine(t, tso, "atomic_inc(c)"), "NECESSARY")
+}
+
+func TestCheckInputErrorStillChecksOthers(t *testing.T) {
+	out, errOut, code := run(t, "check", "--time=false", "testdata/in/bad-syntax.litmus", "testdata/in/sb-mbs.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Regexp(t, regexp.MustCompile(`litmus: testdata/in/bad-syntax.litmus:\d+:\d+: `), errOut)
+	require.Contains(t, errOut, "smp_mb__after_atomic", "the unknown primitive gets a suggestion")
+	require.Contains(t, out, "Test SB+mbs Allowed", "the good file is still checked")
+}
+
+func TestCheckExpectationMismatchExits1(t *testing.T) {
+	_, errOut, code := run(t, "check", "--time=false", "testdata/in/wrong-expect.litmus")
+	require.Equal(t, exitCheck, code)
+	require.Contains(t, errOut, "tso: expected Never, got Sometimes")
+}
+
+func TestCheckUsageErrors(t *testing.T) {
+	_, _, code := run(t, "check")
+	require.Equal(t, exitUsage, code)
+	_, errOut, code := run(t, "check", "--model", "arm", "testdata/in/sb-mbs.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "unknown model")
+	_, _, code = run(t, "check", "testdata/no-such-file.litmus")
+	require.Equal(t, exitUsage, code)
+	_, _, code = run(t, "frobnicate")
+	require.Equal(t, exitUsage, code)
+}
+
+// TestCheckDeterministicAcrossJobs: the output is the same whatever the
+// parallelism.
+func TestCheckDeterministicAcrossJobs(t *testing.T) {
+	args := []string{"check", "--model", "all", "-v", "--time=false"}
+	one, _, c1 := run(t, append(append(args, "--jobs", "1"), "../../testdata")...)
+	two, _, c2 := run(t, append(append(args, "--jobs", "2"), "../../testdata")...)
+	require.Equal(t, c1, c2)
+	require.Equal(t, one, two)
+}
+
+func TestFmtRoundTrip(t *testing.T) {
+	for _, f := range seedTests(t) {
+		out, errOut, code := run(t, "fmt", f)
+		require.Equal(t, exitOK, code, errOut)
+		tmp := filepath.Join(t.TempDir(), filepath.Base(f))
+		require.NoError(t, os.WriteFile(tmp, []byte(out), 0o644))
+		again, _, code := run(t, "fmt", tmp)
+		require.Equal(t, exitOK, code)
+		require.Equal(t, out, again, "fmt is not idempotent on %s", f)
+	}
+	_, _, code := run(t, "fmt", "testdata/in/bad-syntax.litmus")
+	require.Equal(t, exitUsage, code)
+}

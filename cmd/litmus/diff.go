@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model"
+)
+
+var diffFlags runOptions
+
+func init() {
+	register(&Command{
+		Name:      "diff",
+		UsageLine: "diff [--model M|all] OLD NEW",
+		Short:     "compare two versions of a test under every model",
+		Long: `
+Diff checks two versions of a litmus test (the code before and after a
+patch) under each model and prints, per model, the verdict change and the
+final states gained and lost, compared as herd prints them (so the two
+versions should observe the same locations).
+
+The exit status is 1 when a bad outcome became reachable under some model:
+for an "exists" condition (the kernel's way to write the bad outcome) its
+verdict went from Never to Sometimes or Always; for "~exists" and "forall",
+herd's Ok became No. It is 0 otherwise, and 2 for input errors.
+
+Flags:
+	--model M       sc, tso, pso, lkmm, a comma-separated list, or all (default all)
+	--max-states N, --timeout D   search bounds, as for check
+`,
+		SetFlags: func(fs *flag.FlagSet) {
+			diffFlags = runOptions{}
+			addRunFlags(fs, &diffFlags)
+			fs.Lookup("model").DefValue = "all"
+			_ = fs.Set("model", "all")
+		},
+		Run: runDiff,
+	})
+}
+
+func runDiff(ctx context.Context, env *Env, args []string) int {
+	if len(args) != 2 {
+		env.Errorf("usage: litmus diff [--model M|all] OLD NEW")
+		return exitUsage
+	}
+	models, err := parseModels(diffFlags.models)
+	if err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
+	var tests [2]*litmus.Test
+	for i, f := range args {
+		t, err := litmus.ParseFile(f)
+		if err != nil {
+			printInputError(env, f, err)
+			return exitUsage
+		}
+		tests[i] = t
+	}
+	opt := model.Options{MaxStates: diffFlags.maxStates, Timeout: diffFlags.timeout, NoWitness: true}
+	w := env.Stdout
+	code := exitOK
+	fmt.Fprintf(w, "--- %s (%s)\n+++ %s (%s)\n", args[0], tests[0].Name, args[1], tests[1].Name)
+	for _, m := range models {
+		var rs [2]*model.Result
+		for i, t := range tests {
+			r, err := model.Check(ctx, t, m, opt)
+			if err != nil {
+				printInputError(env, args[i], err)
+				return exitUsage
+			}
+			rs[i] = r
+		}
+		old, new := rs[0], rs[1]
+		change := "unchanged"
+		if old.Verdict != new.Verdict {
+			change = "CHANGED"
+		}
+		fmt.Fprintf(w, "%s: %s -> %s (%s)\n", m, old.Verdict, new.Verdict, change)
+		if old.Verdict == model.Unknown || new.Verdict == model.Unknown {
+			fmt.Fprintf(w, "  incomplete: a search ended Unknown\n")
+			code = max(code, exitCheck)
+		}
+		oldSet, newSet := stateSet(old), stateSet(new)
+		for _, s := range new.States {
+			if k := formatState(s); !oldSet[k] {
+				fmt.Fprintf(w, "  + %s\n", k)
+			}
+		}
+		for _, s := range old.States {
+			if k := formatState(s); !newSet[k] {
+				fmt.Fprintf(w, "  - %s\n", k)
+			}
+		}
+		if badBecameReachable(old, new) {
+			fmt.Fprintf(w, "  bad outcome now reachable under %s: %s\n", m, new.Condition)
+			code = max(code, exitCheck)
+		}
+	}
+	return code
+}
+
+func stateSet(r *model.Result) map[string]bool {
+	s := map[string]bool{}
+	for _, st := range r.States {
+		s[formatState(st)] = true
+	}
+	return s
+}
+
+// badBecameReachable reports whether the new version reaches the bad
+// outcome that the old one could not.
+func badBecameReachable(old, new *model.Result) bool {
+	if old.Verdict == model.Unknown || new.Verdict == model.Unknown {
+		return false
+	}
+	if new.Kind == "Allowed" { // exists: the condition is the bad outcome
+		return old.Verdict == model.Never && new.Verdict != model.Never
+	}
+	return old.Ok && !new.Ok
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The documentation shows real output. A block written as
+//
+//	<!-- litmus check testdata/nospace.litmus -->
+//	```
+//	...output...
+//	```
+//
+// is the output of that command run from the repository root; this test
+// re-runs every such command and fails when a block is stale (-update
+// rewrites them). The seconds on herd's Time lines, the one part of the
+// output that varies between runs, are not compared.
+
+var docCmdRE = regexp.MustCompile("(?m)^<!-- (litmus [^\n]*?) -->\n```[a-z]*\n((?:.*\n)*?)```\n")
+
+func TestDocsOutputIsReal(t *testing.T) {
+	docs, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	seeds, _ := filepath.Glob("../../docs/seeds/*.md")
+	docs = append(append(docs, seeds...), "../../README.md")
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	for _, doc := range docs {
+		src, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		text := string(src)
+		if !docCmdRE.MatchString(text) {
+			continue
+		}
+		t.Run(filepath.Base(doc), func(t *testing.T) {
+			var failed bool
+			out := docCmdRE.ReplaceAllStringFunc(text, func(block string) string {
+				m := docCmdRE.FindStringSubmatch(block)
+				args := strings.Fields(m[1])[1:]
+				require.NoError(t, os.Chdir("../.."))
+				stdout, _, _ := run(t, args...)
+				require.NoError(t, os.Chdir(wd))
+				got := stdout
+				if maskTime(got) != maskTime(m[2]) {
+					failed = true
+					if !*update {
+						t.Errorf("%s: output of %q is stale (-want +got):\n%s", doc, m[1], lineDiff(m[2], got))
+					}
+				}
+				return "<!-- " + m[1] + " -->\n```\n" + got + "```\n"
+			})
+			if *update && failed {
+				require.NoError(t, os.WriteFile(doc, []byte(out), 0o644))
+			}
+		})
+	}
+}
+
+var timeRE = regexp.MustCompile(`(?m)^(Time \S+) \d+\.\d+$`)
+
+// maskTime hides the seconds of herd's Time lines.
+func maskTime(s string) string { return timeRE.ReplaceAllString(s, "$1 S") }

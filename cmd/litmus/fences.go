@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model"
+)
+
+var fencesFlags runOptions
+
+func init() {
+	register(&Command{
+		Name:      "fences",
+		UsageLine: "fences [--model M|all] FILE",
+		Short:     "tell which barriers and orderings the verdict depends on",
+		Long: `
+Fences answers "is this smp_mb() load-bearing?". It finds each ordering
+construct of a C test: every fence (smp_mb, smp_rmb, smp_wmb,
+smp_mb__before_atomic, smp_mb__after_atomic, ...), every acquire load and
+release store, every fully ordered or acquire/release RMW that has a relaxed
+variant, and every atomic RMW whose result is unused (which could be a plain
+read and write). It weakens each one alone (remove the fence, use the
+relaxed or plain form) and re-checks the test, then prints, per model:
+
+  - for each construct, the verdict once it is weakened, and NECESSARY when
+    that changes the verdict, or why it is redundant where the model says so
+    (e.g. on x86 an atomic RMW is already a full barrier);
+  - a minimal sufficient set: the constructs to keep, all others weakened at
+    once, for the original verdict. It is found by weakening the constructs
+    one at a time in source order, so it is minimal (none of it can go) but
+    not necessarily the smallest such set.
+
+Flags:
+	--model M       sc, tso, pso, lkmm, a comma-separated list, or all (default tso)
+	--max-states N, --timeout D   search bounds, as for check
+`,
+		SetFlags: func(fs *flag.FlagSet) {
+			fencesFlags = runOptions{}
+			addRunFlags(fs, &fencesFlags)
+		},
+		Run: runFences,
+	})
+}
+
+func runFences(ctx context.Context, env *Env, args []string) int {
+	if len(args) != 1 {
+		env.Errorf("usage: litmus fences [--model M|all] FILE")
+		return exitUsage
+	}
+	models, err := parseModels(fencesFlags.models)
+	if err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
+	t, err := litmus.ParseFile(args[0])
+	if err != nil {
+		printInputError(env, args[0], err)
+		return exitUsage
+	}
+	opt := model.Options{MaxStates: fencesFlags.maxStates, Timeout: fencesFlags.timeout}
+	code := exitOK
+	w := env.Stdout
+	for i, m := range models {
+		rep, err := model.Fences(ctx, t, m, opt)
+		if err != nil {
+			printInputError(env, args[0], err)
+			return exitUsage
+		}
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s under %s: %s as written\n", rep.Name, m, rep.Baseline)
+		if len(rep.Sites) == 0 {
+			fmt.Fprintln(w, "  no ordering constructs to weaken")
+		}
+		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		for _, s := range rep.Sites {
+			mark := "redundant"
+			if s.Necessary {
+				mark = "NECESSARY"
+			}
+			fmt.Fprintf(tw, "  line %d\tP%d\t%s\t%s -> %s\t%s\t%s\n", s.Pos.Line, s.Thread, s.Text, s.Weakening, s.Into, s.Verdict, mark)
+		}
+		tw.Flush()
+		for _, s := range rep.Sites {
+			if !s.Necessary && s.Why != "" {
+				fmt.Fprintf(w, "  line %d %s is redundant under %s: %s.\n", s.Pos.Line, s.Text, m, s.Why)
+			}
+		}
+		if len(rep.Sites) > 0 {
+			var names []string
+			for _, s := range rep.Minimal {
+				names = append(names, fmt.Sprintf("%s (line %d)", s.Text, s.Pos.Line))
+			}
+			if len(names) == 0 {
+				fmt.Fprintf(w, "  minimal sufficient set: none (the verdict holds with every construct weakened)\n")
+			} else {
+				fmt.Fprintf(w, "  minimal sufficient set: %s\n", strings.Join(names, ", "))
+			}
+		}
+		if rep.Unknown != "" {
+			fmt.Fprintf(w, "  incomplete: a search ended Unknown (%s)\n", rep.Unknown)
+			code = exitCheck
+		}
+	}
+	return code
+}

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model"
+)
+
+// runOptions are the flags shared by the commands that run the models.
+type runOptions struct {
+	models    string
+	maxStates int
+	timeout   time.Duration
+	jobs      int
+}
+
+// parseModels turns --model into a list: one name, a comma-separated
+// list, or "all" for every model this build runs.
+func parseModels(s string) ([]model.Model, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "all") {
+		var ms []model.Model
+		for _, m := range model.Models() {
+			if model.Supported(m) {
+				ms = append(ms, m)
+			}
+		}
+		return ms, nil
+	}
+	var ms []model.Model
+	seen := map[model.Model]bool{}
+	for _, part := range strings.Split(s, ",") {
+		m, err := model.ParseModel(part)
+		if err != nil {
+			return nil, err
+		}
+		if !model.Supported(m) {
+			return nil, fmt.Errorf("model %s is not supported by this build", m)
+		}
+		if !seen[m] {
+			seen[m] = true
+			ms = append(ms, m)
+		}
+	}
+	return ms, nil
+}
+
+// fileResult is everything checked for one file.
+type fileResult struct {
+	file    string
+	test    *litmus.Test
+	err     error // parse error (a litmus.ErrorList) or read error
+	results []modelResult
+}
+
+// modelResult is one test under one model.
+type modelResult struct {
+	model  model.Model
+	res    *model.Result
+	err    error  // the model could not give the test a meaning
+	expect string // expected verdict, "" when none
+	// expectInv is "Violated" or "Holds" when the test says what its
+	// invariants should do, else "".
+	expectInv string
+	// expectRace is the kernel's "DATARACE" marker on the Result line:
+	// the LKMM is expected to flag a data race.
+	expectRace bool
+	// hasInvariants reports whether the test has invariant clauses.
+	hasInvariants bool
+}
+
+// verdictOK reports whether the verdict meets its expectation; ok is
+// meaningful only when has is true.
+func (m *modelResult) verdictOK() (ok, has bool) {
+	if m.expect == "" || m.res == nil {
+		return false, false
+	}
+	return m.res.Verdict.String() == m.expect, true
+}
+
+// problems lists what makes this result fail the check, in words; empty
+// means it passes.
+func (m *modelResult) problems(allowUnknown bool) []string {
+	var p []string
+	if m.err != nil {
+		return []string{m.err.Error()}
+	}
+	r := m.res
+	raced := slices.Contains(r.Flags, "data-race")
+	if m.model == model.LKMM && m.expectRace != raced {
+		if raced {
+			p = append(p, "LKMM flags a data race that the Result line does not mark DATARACE")
+		} else {
+			p = append(p, "the Result line marks DATARACE but the LKMM flags no data race")
+		}
+	}
+	if r.Verdict == model.Unknown {
+		if !allowUnknown {
+			p = append(p, "verdict Unknown: "+r.Reason)
+		}
+	} else if ok, has := m.verdictOK(); has && !ok && !(m.model == model.LKMM && raced) {
+		// As the kernel's judgelitmus.sh does, a data race forgives the
+		// verdict: the outcome of a racy test is undefined.
+		p = append(p, fmt.Sprintf("expected %s, got %s", m.expect, r.Verdict))
+	}
+	switch {
+	case !r.InvariantsChecked:
+		// An axiomatic model has no intermediate states to check.
+	case m.expectInv == "Violated" && len(r.Violations) == 0 && r.Verdict != model.Unknown:
+		p = append(p, "expected an invariant violation, but every invariant holds")
+	case m.expectInv != "Violated" && len(r.Violations) > 0:
+		for _, v := range r.Violations {
+			p = append(p, fmt.Sprintf("%s violated in state %s", v.Invariant, v.State))
+		}
+	}
+	for _, s := range r.Stuck {
+		p = append(p, "stuck: "+s.Reason)
+	}
+	return p
+}
+
+// invariantRE matches our expectation for invariants in a (* *) comment:
+// "Invariant: Violated" or "Invariant-TSO: Holds".
+var invariantRE = regexp.MustCompile(`(?m)^[ \t*]*Invariant(?:-([A-Za-z0-9]+))?[ \t]*:[ \t]*(Holds|Violated)\b`)
+
+// invariantExpectations returns the Invariant lines of t keyed by model
+// name in upper case, "" for the line that applies to every model.
+func invariantExpectations(t *litmus.Test) map[string]string {
+	out := map[string]string{}
+	for _, c := range t.Comments {
+		for _, m := range invariantRE.FindAllStringSubmatch(c.Text, -1) {
+			k := strings.ToUpper(m[1])
+			if _, dup := out[k]; !dup {
+				out[k] = m[2]
+			}
+		}
+	}
+	return out
+}
+
+// dataraceRE matches the kernel's Result line with its DATARACE marker,
+// "Result: Never DATARACE" (tools/memory-model/scripts/judgelitmus.sh).
+var dataraceRE = regexp.MustCompile(`(?m)^[ \t*(]*Result(?:-LKMM)?[ \t]*:[^\n]*\bDATARACE\b`)
+
+// expectsDataRace reports whether t's Result line says the LKMM should
+// flag a data race.
+func expectsDataRace(t *litmus.Test) bool {
+	for _, c := range t.Comments {
+		if dataraceRE.MatchString(c.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// expectationFor returns the expected verdict of t under m: the
+// Result-<MODEL> line, or for LKMM the kernel's plain Result line.
+func expectationFor(exp map[string]string, m model.Model) string {
+	v := exp[strings.ToUpper(m.String())]
+	switch v {
+	case "Never", "Sometimes", "Always":
+		return v
+	}
+	return ""
+}
+
+// checkFile parses one file and runs it under every model.
+func checkFile(ctx context.Context, file string, models []model.Model, opt runOptions, mopt model.Options) fileResult {
+	fr := fileResult{file: file}
+	t, err := litmus.ParseFile(file)
+	if err != nil {
+		fr.err = err
+		return fr
+	}
+	fr.test = t
+	exp := t.Expectations()
+	inv := invariantExpectations(t)
+	race := expectsDataRace(t)
+	for _, m := range models {
+		if m == model.LKMM && t.Arch != litmus.ArchC && len(models) > 1 {
+			// The kernel's model speaks about C code; with several models
+			// an assembly test is simply not checked under it.
+			continue
+		}
+		mr := modelResult{model: m, expect: expectationFor(exp, m), expectRace: race, hasInvariants: len(t.Invariants) > 0}
+		if v, ok := inv[strings.ToUpper(m.String())]; ok {
+			mr.expectInv = v
+		} else {
+			mr.expectInv = inv[""]
+		}
+		o := mopt
+		o.MaxStates = opt.maxStates
+		o.Timeout = opt.timeout
+		mr.res, mr.err = model.Check(ctx, t, m, o)
+		fr.results = append(fr.results, mr)
+	}
+	return fr
+}
+
+// checkAll checks files over opt.jobs workers and calls emit for each
+// result in input order, as soon as it and all before it are done.
+func checkAll(ctx context.Context, files []string, models []model.Model, opt runOptions, mopt model.Options, emit func(i int, fr fileResult)) {
+	jobs := opt.jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	if jobs > len(files) {
+		jobs = len(files)
+	}
+	results := make([]fileResult, len(files))
+	done := make([]bool, len(files))
+	var mu sync.Mutex
+	next := 0 // next index to emit
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				fr := checkFile(ctx, files[i], models, opt, mopt)
+				mu.Lock()
+				results[i], done[i] = fr, true
+				for next < len(files) && done[next] {
+					emit(next, results[next])
+					results[next] = fileResult{} // let it be collected
+					next++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range files {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}

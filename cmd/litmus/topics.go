@@ -1,0 +1,88 @@
+package main
+
+func init() {
+	register(&Command{
+		Name:  "language",
+		Short: "the litmus test language litmus reads",
+		Long: `
+litmus reads herd7's litmus tests as they are: the kernel's C dialect (the
+tests in tools/memory-model/litmus-tests and Documentation/litmus-tests) and
+herd's X86 (Intel syntax) and X86_64 (AT&T syntax) dialects.
+
+A C test is a header "C NAME", an optional quoted doc string, comments
+(* ... *), an init block { x=1; int *p = &x; 0:r1=2; }, processes
+P0(int *x, ...) { ... } written with the kernel's primitives, and a final
+section: "locations [...]", "filter (...)" and a condition "exists (...)",
+"~exists (...)" or "forall (...)" over registers (0:r0=1) and shared
+locations (x=1).
+
+Beyond herd:
+  - while, do-while and for loops, break and continue (herd cannot run
+    loops; litmus explores them and reports threads that can get stuck);
+  - kernel primitives herd lacks: set_bit, clear_bit, change_bit, test_bit,
+    test_and_set_bit and friends, __set_bit, refcount_*, atomic_long_*,
+    cpu_relax;
+  - "invariant (P)": a proposition checked in every reachable state, not
+    only the final ones;
+  - per-model expectations in comments: "Result-SC:", "Result-TSO:",
+    "Result-PSO:", "Result-LKMM:" beside the kernel's "Result:", and
+    "Invariant: Holds|Violated".
+
+docs/language.md has the grammar and the full primitive table with each
+primitive's ordering and the kernel document it comes from.
+`,
+	})
+	register(&Command{
+		Name:  "models",
+		Short: "the memory models litmus explores",
+		Long: `
+sc    Sequential consistency: one shared memory; any thread's next
+      instruction runs atomically.
+tso   x86-TSO (Owens, Sarkar, Sewell, CACM 2010): one FIFO store buffer per
+      thread; loads read their own buffer first; LOCK'd instructions and
+      MFENCE drain it. C tests use the kernel's x86 mapping: every atomic
+      RMW is LOCK'd, smp_mb() is a full fence, smp_rmb/smp_wmb/
+      smp_mb__before_atomic/smp_mb__after_atomic compile to nothing.
+pso   SPARC PSO: one FIFO per thread and address, so stores to different
+      addresses can reach memory out of order; smp_wmb() and release stores
+      order earlier stores before later ones.
+lkmm  The Linux-kernel memory model (tools/memory-model), axiomatic, with
+      herd7's exact answers, extended to bitops and refcount_*.
+
+Every verdict is exact: Never, Sometimes or Always only when the search was
+complete, otherwise Unknown with the reason (state limit, timeout).
+docs/semantics.md gives each primitive's meaning under each model.
+`,
+	})
+	register(&Command{
+		Name:  "json",
+		Short: "the JSON Lines output of 'litmus check --json'",
+		Long: `
+'litmus check --json' prints one JSON object per line, one per test and
+model, in input order. The schema is stable: fields are only ever added.
+
+  file                  the file as given or found
+  test                  the test's name ("" if it did not parse)
+  model                 "sc", "tso", "pso" or "lkmm"
+  observation           "Never", "Sometimes", "Always", "Unknown", or
+                        "Error" when the file could not be checked
+  reason                why the verdict is Unknown (omitted otherwise)
+  kind                  herd's Allowed/Forbidden/Required
+  condition             the final condition as herd prints it
+  herd_ok               herd's Ok (true) / No (false); null when Unknown
+  positive, negative    final states where the condition's proposition
+                        holds / fails
+  states                the final states, herd's state lines, sorted
+  expected              the expected verdict from the test's Result
+                        comments, or null
+  ok                    whether the verdict matches expected; null when
+                        there is no expectation or the verdict is Unknown
+  invariant_violations  [{invariant, pos, state}] for each violated invariant
+  stuck                 [{threads, reason}] for each way a thread can get stuck
+  explored_states       distinct states the search visited
+  elapsed_s             seconds the search took
+  error                 "file:line:col: message" when the file could not be
+                        parsed or given a meaning, else null
+`,
+	})
+}

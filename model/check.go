@@ -1,0 +1,275 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// witnessBudget bounds the extra plain search that looks for a shortest
+// witness after a reduced search; past it the reduced search's trace is
+// used (valid, maybe not shortest).
+const witnessBudget = 200_000
+
+// maxStuck is how many stuck states a Result reports.
+const maxStuck = 3
+
+func newMemModel(m Model) memModel {
+	switch m {
+	case SC:
+		return scModel{}
+	case TSO:
+		return tsoModel{}
+	case PSO:
+		return psoModel{}
+	}
+	panic("model: no machine for " + m.String())
+}
+
+func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	p, err := compile(t)
+	if err != nil {
+		return nil, err
+	}
+	mc := &machine{p: p, mm: newMemModel(m)}
+	res := &Result{Name: t.Name, Model: m, Condition: condString(t.Cond, t.Arch)}
+	if t.Cond != nil {
+		res.Kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
+	}
+	obs, err := p.observed()
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range obs {
+		res.Locs = append(res.Locs, k.String())
+	}
+	var cond, filter, witnessFor *cprop
+	if t.Cond != nil {
+		if cond, err = p.compileProp(t.Cond.Prop); err != nil {
+			return nil, err
+		}
+	}
+	if t.Filter != nil {
+		if filter, err = p.compileProp(t.Filter); err != nil {
+			return nil, err
+		}
+	}
+	if opt.WitnessFor != nil {
+		if witnessFor, err = p.compileProp(opt.WitnessFor); err != nil {
+			return nil, err
+		}
+	}
+	var invs []*cprop
+	for _, inv := range t.Invariants {
+		c, err := p.compileProp(inv.Prop)
+		if err != nil {
+			return nil, err
+		}
+		invs = append(invs, c)
+	}
+
+	so := searchOpts{maxStates: opt.MaxStates, inv: invs, edges: p.hasLoops}
+	if so.maxStates <= 0 {
+		so.maxStates = DefaultMaxStates
+	}
+	if opt.Timeout > 0 {
+		so.deadline = time.Now().Add(opt.Timeout)
+	}
+	if dl, ok := ctx.Deadline(); ok && (so.deadline.IsZero() || dl.Before(so.deadline)) {
+		so.deadline = dl
+	}
+	if ok, _ := porPossible(p); ok && !opt.Plain && len(invs) == 0 {
+		so.reduced = true
+	}
+	sr, err := mc.explore(ctx, so)
+	if err != nil {
+		return nil, runtimeErr(t, err)
+	}
+	res.Stats = Stats{States: int64(sr.set.Len()), Transitions: sr.transitions, BytesPerState: sr.bytesPerState(), Elapsed: sr.elapsed, Engine: "plain"}
+	if so.reduced {
+		res.Stats.Engine = "reduced"
+	}
+
+	// Final states, projected and deduplicated; the first state found for
+	// each outcome is kept for witnesses.
+	type outcome struct {
+		vals []val
+		id   int
+	}
+	seen := map[string]int{}
+	var outs []outcome
+	var stuckIDs []int
+	for _, id := range sr.terminals {
+		s := sr.state(id)
+		if !mc.final(s) {
+			stuckIDs = append(stuckIDs, id)
+			continue
+		}
+		if filter != nil && !filter.eval(s) {
+			continue
+		}
+		vals := make([]val, len(obs))
+		k := make([]byte, 0, 8*len(obs))
+		for i, o := range obs {
+			vals[i] = o.get(s)
+			k = fmt.Appendf(k, "%d,", vals[i])
+		}
+		if _, dup := seen[string(k)]; !dup {
+			seen[string(k)] = len(outs)
+			outs = append(outs, outcome{vals, id})
+		}
+	}
+	sort.Slice(outs, func(i, j int) bool { return lessVals(p, outs[i].vals, outs[j].vals) })
+	for _, o := range outs {
+		st := State{Values: make([]LocValue, len(obs))}
+		for i, k := range obs {
+			st.Values[i] = LocValue{Loc: k.String(), Val: p.value(o.vals[i])}
+		}
+		res.States = append(res.States, st)
+		s := sr.state(o.id)
+		if cond == nil || cond.eval(s) {
+			res.Positive++
+		} else {
+			res.Negative++
+		}
+	}
+	switch {
+	case sr.unknown != "":
+		res.Verdict, res.Reason = Unknown, sr.unknown
+	case res.Positive == 0:
+		res.Verdict = Never
+	case res.Negative == 0:
+		res.Verdict = Always
+	default:
+		res.Verdict = Sometimes
+	}
+	if res.Verdict != Unknown && t.Cond != nil {
+		switch t.Cond.Quant {
+		case litmus.Exists:
+			res.Ok = res.Positive > 0
+		case litmus.NotExists:
+			res.Ok = res.Positive == 0
+		case litmus.Forall:
+			res.Ok = res.Negative == 0
+		}
+	}
+
+	// Witness: the first final state (in discovery order) that explains
+	// the verdict.
+	if !opt.NoWitness && (cond != nil || witnessFor != nil) {
+		want := func(s *mstate) bool {
+			if filter != nil && !filter.eval(s) {
+				return false
+			}
+			if witnessFor != nil {
+				return witnessFor.eval(s)
+			}
+			holds := cond.eval(s)
+			if t.Cond.Quant == litmus.Exists {
+				return holds
+			}
+			return !holds
+		}
+		best := -1
+		for _, o := range outs {
+			if (best < 0 || o.id < best) && want(sr.state(o.id)) {
+				best = o.id
+			}
+		}
+		if best >= 0 {
+			if so.reduced {
+				res.Witness = mc.shortestWitness(ctx, so, want)
+			}
+			if res.Witness == nil {
+				tr := mc.trace(sr.path(best))
+				tr.Shortest = !so.reduced
+				res.Witness = &tr
+			}
+		}
+	}
+
+	for i, id := range sr.invHit {
+		if id < 0 {
+			continue
+		}
+		inv := t.Invariants[i]
+		v := Violation{Invariant: "invariant (" + propString(inv.Prop, t.Arch) + ")", Pos: t.File.Position(inv.Pos()), Trace: mc.trace(sr.path(id))}
+		v.Trace.Shortest = true
+		v.State = stateString(p, invKeys(p, inv.Prop), sr.state(id))
+		res.Violations = append(res.Violations, v)
+	}
+	res.InvariantsChecked = true
+	res.Stuck = mc.stuck(sr, stuckIDs)
+	return res, nil
+}
+
+// shortestWitness looks for a shortest trace to a final state satisfying
+// want with a plain breadth-first search, within witnessBudget states.
+func (m *machine) shortestWitness(ctx context.Context, so searchOpts, want func(*mstate) bool) *Trace {
+	so.reduced, so.edges, so.inv, so.goal = false, false, nil, want
+	if so.maxStates > witnessBudget {
+		so.maxStates = witnessBudget
+	}
+	sr, err := m.explore(ctx, so)
+	if err != nil || sr.goalHit < 0 {
+		return nil
+	}
+	tr := m.trace(sr.path(sr.goalHit))
+	tr.Shortest = true
+	return &tr
+}
+
+// runtimeErr gives a runtime error its source position.
+func runtimeErr(t *litmus.Test, err error) error {
+	if re, ok := err.(*runtimeError); ok {
+		var l litmus.ErrorList
+		l.Add(t.File.Position(re.pos), re.msg)
+		return l
+	}
+	return err
+}
+
+// lessVals orders outcomes as herd sorts its state lines: location by
+// location, integers numerically before addresses, addresses by name.
+func lessVals(p *program, a, b []val) bool {
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		sa, oka := p.symbol(a[i])
+		sb, okb := p.symbol(b[i])
+		switch {
+		case oka && okb:
+			return sa < sb
+		case oka != okb:
+			return okb
+		}
+		return a[i] < b[i]
+	}
+	return false
+}
+
+// invKeys returns the locations an invariant mentions, sorted as herd
+// sorts observed locations.
+func invKeys(p *program, pr litmus.Prop) []locKey {
+	q := *p
+	t := *p.test
+	t.Locations, t.Cond = nil, &litmus.Cond{Quant: litmus.Exists, Prop: pr}
+	q.test = &t
+	keys, _ := q.observed()
+	return keys
+}
+
+func stateString(p *program, keys []locKey, s *mstate) string {
+	out := ""
+	for i, k := range keys {
+		if i > 0 {
+			out += " "
+		}
+		out += k.String() + "=" + p.format(k.get(s)) + ";"
+	}
+	return out
+}

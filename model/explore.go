@@ -1,0 +1,161 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// This file is the search: a breadth-first walk over the state graph with
+// a visited set of canonical encodings. State numbers are discovery order,
+// so following parents from a state gives a shortest path to it (in the
+// graph searched: the plain graph, or the reduced one).
+
+// searchOpts configure one search.
+type searchOpts struct {
+	maxStates int
+	deadline  time.Time // zero: none
+	reduced   bool      // expand persistent sets only (por.go)
+	edges     bool      // keep every edge, for stuck analysis
+	// inv, when set, is checked on every new state; the search records the
+	// first state that violates each proposition.
+	inv []*cprop
+	// goal, when set, stops the search at the first final state for which
+	// it returns true.
+	goal func(*mstate) bool
+}
+
+// search is the result of exploring a program on a machine.
+type search struct {
+	m      *machine
+	set    *stateSet
+	parent []uint32 // parent state of each state (the initial state: itself)
+	via    []action // the action from parent to each state
+	// terminals are the states with no enabled action, in order; final
+	// ones and stuck ones alike.
+	terminals   []int
+	transitions int64
+	edgeFrom    []uint32 // with searchOpts.edges: edge i goes edgeFrom[i] -> edgeTo[i]
+	edgeTo      []uint32
+	invHit      []int // per invariant: first violating state, or -1
+	goalHit     int   // with searchOpts.goal: the state found, or -1
+	unknown     string
+	reduced     bool
+	elapsed     time.Duration
+}
+
+// maxArena bounds the visited set's memory: a search that needs more
+// ends in Unknown rather than exhausting the machine.
+const maxArena = 1536 << 20
+
+func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
+	start := time.Now()
+	sr := &search{m: m, set: newStateSet(), goalHit: -1, reduced: o.reduced}
+	for range o.inv {
+		sr.invHit = append(sr.invHit, -1)
+	}
+	var pi *porInfo
+	if o.reduced {
+		pi = newPorInfo(m.p, m.mm.Model() != SC)
+	}
+	init := m.initial()
+	key := encode(nil, init)
+	sr.set.insert(key)
+	sr.parent = append(sr.parent, 0)
+	sr.via = append(sr.via, 0)
+	sr.checkInv(o, init, 0)
+	cur, next := m.blank(), m.blank()
+	var all, acts []action
+	for id := 0; id < sr.set.Len(); id++ {
+		if id&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				sr.unknown = "cancelled: " + err.Error()
+				break
+			}
+			if !o.deadline.IsZero() && time.Now().After(o.deadline) {
+				sr.unknown = "timeout"
+				break
+			}
+			if len(sr.set.arena) > maxArena {
+				sr.unknown = fmt.Sprintf("memory limit (%d MiB of states)", maxArena>>20)
+				break
+			}
+		}
+		decode(sr.set.get(id), cur)
+		all = m.enabled(cur, all[:0])
+		if len(all) == 0 {
+			sr.terminals = append(sr.terminals, id)
+			if o.goal != nil && m.final(cur) && o.goal(cur) {
+				sr.goalHit = id
+				break
+			}
+			continue
+		}
+		acts = all
+		if o.reduced {
+			acts = m.persistent(cur, pi, all, acts[len(acts):])
+		}
+		for _, a := range acts {
+			if err := m.apply(cur, a, next, nil); err != nil {
+				return nil, err
+			}
+			key = encode(key[:0], next)
+			nid, isNew := sr.set.insert(key)
+			sr.transitions++
+			if o.edges {
+				sr.edgeFrom = append(sr.edgeFrom, uint32(id))
+				sr.edgeTo = append(sr.edgeTo, uint32(nid))
+			}
+			if isNew {
+				sr.parent = append(sr.parent, uint32(id))
+				sr.via = append(sr.via, a)
+				sr.checkInv(o, next, nid)
+			}
+		}
+		if sr.set.Len() > o.maxStates {
+			sr.unknown = fmt.Sprintf("state limit (%d states)", o.maxStates)
+			break
+		}
+	}
+	sr.elapsed = time.Since(start)
+	return sr, nil
+}
+
+func (sr *search) checkInv(o searchOpts, s *mstate, id int) {
+	for i, p := range o.inv {
+		if sr.invHit[i] < 0 && !p.eval(s) {
+			sr.invHit[i] = id
+		}
+	}
+}
+
+// path returns the actions from the initial state to state id.
+func (sr *search) path(id int) []action {
+	var rev []action
+	for id != 0 {
+		rev = append(rev, sr.via[id])
+		id = int(sr.parent[id])
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return rev
+}
+
+// state decodes state id.
+func (sr *search) state(id int) *mstate {
+	s := sr.m.blank()
+	decode(sr.set.get(id), s)
+	return s
+}
+
+// bytesPerState is the visited set's memory, plus parents and actions,
+// per state.
+func (sr *search) bytesPerState() float64 {
+	n := sr.set.Len()
+	if n == 0 {
+		return 0
+	}
+	b := sr.set.bytes() + int64(cap(sr.parent))*4 + int64(cap(sr.via))*4
+	return float64(b) / float64(n)
+}

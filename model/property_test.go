@@ -1,0 +1,115 @@
+package model
+
+import (
+	"context"
+	"sort"
+	"testing"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+)
+
+// outcomes runs p under m and returns its sorted final states.
+func outcomes(t require.TestingT, p *gprog, m Model, plain bool) []string {
+	test, err := parseSrc("random.litmus", p.source())
+	require.NoError(t, err, "%s", p.source())
+	res, err := Check(context.Background(), test, m, Options{Plain: plain, NoWitness: true})
+	require.NoError(t, err)
+	require.NotEqual(t, Unknown, res.Verdict, res.Reason)
+	out := stateLines(res)
+	sorted := append([]string(nil), out...)
+	sort.Strings(sorted)
+	return sorted
+}
+
+func subset(a, b []string) (string, bool) {
+	in := map[string]bool{}
+	for _, s := range b {
+		in[s] = true
+	}
+	for _, s := range a {
+		if !in[s] {
+			return s, false
+		}
+	}
+	return "", true
+}
+
+// TestPropNaive: the engine, reduced and plain, finds exactly the final
+// states of the naive reference enumerator, under every model.
+func TestPropNaive(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProg(t, 3, 3)
+		for _, m := range []Model{SC, TSO, PSO} {
+			want := naive(p, m.String())
+			for _, plain := range []bool{false, true} {
+				got := outcomes(t, p, m, plain)
+				require.Equal(t, want, got, "%s plain=%v\n%s", m, plain, p.source())
+			}
+		}
+	})
+}
+
+// TestPropReducedEqualsPlain: the reduced search finds the plain search's
+// final states, on bigger programs than the naive enumerator can take.
+func TestPropReducedEqualsPlain(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProg(t, 4, 4)
+		for _, m := range []Model{SC, TSO, PSO} {
+			require.Equal(t, outcomes(t, p, m, true), outcomes(t, p, m, false), "%s\n%s", m, p.source())
+		}
+	})
+}
+
+// TestPropInclusion: SC ⊆ TSO ⊆ PSO.
+func TestPropInclusion(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProg(t, 4, 3)
+		sc, tso, pso := outcomes(t, p, SC, false), outcomes(t, p, TSO, false), outcomes(t, p, PSO, false)
+		if s, ok := subset(sc, tso); !ok {
+			t.Fatalf("SC state %q not in TSO\n%s", s, p.source())
+		}
+		if s, ok := subset(tso, pso); !ok {
+			t.Fatalf("TSO state %q not in PSO\n%s", s, p.source())
+		}
+	})
+}
+
+// TestPropFencedIsSC: a full fence after every store makes TSO and PSO
+// equal to SC.
+func TestPropFencedIsSC(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProg(t, 4, 3).fenced()
+		sc := outcomes(t, p, SC, false)
+		require.Equal(t, sc, outcomes(t, p, TSO, false), "TSO\n%s", p.source())
+		require.Equal(t, sc, outcomes(t, p, PSO, false), "PSO\n%s", p.source())
+	})
+}
+
+// TestPropFenceRemoval: removing a fence never removes outcomes.
+func TestPropFenceRemoval(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProg(t, 3, 4)
+		var fences [][2]int
+		for i, ops := range p.threads {
+			for j, o := range ops {
+				if o.kind == "mb" || o.kind == "wmb" {
+					fences = append(fences, [2]int{i, j})
+				}
+			}
+		}
+		if len(fences) == 0 {
+			t.Skip("no fence")
+		}
+		f := rapid.SampledFrom(fences).Draw(t, "fence")
+		q := p.withoutOp(f[0], f[1])
+		for _, m := range []Model{SC, TSO, PSO} {
+			if s, ok := subset(outcomes(t, p, m, false), outcomes(t, q, m, false)); !ok {
+				t.Fatalf("%s: removing the fence P%d:%d loses %q\n%s", m, f[0], f[1], s, p.source())
+			}
+		}
+	})
+}
+
+func parseSrc(name, src string) (*litmus.Test, error) { return litmus.Parse(name, []byte(src)) }

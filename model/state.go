@@ -1,0 +1,198 @@
+package model
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+)
+
+// mstate is one state of a machine: shared memory and every thread. It is
+// a value: apply copies it before changing anything (exec.go), and the
+// visited set keeps only its compact encoding.
+type mstate struct {
+	mem []val
+	th  []tstate
+}
+
+// tstate is one thread's part of a state.
+type tstate struct {
+	pc   int
+	regs []val
+	// buf is the thread's store buffer, oldest first. TSO drains only the
+	// head; PSO drains the oldest entry of any location, up to the first
+	// store-fence boundary (entry.fenced).
+	buf []entry
+	// fencePending (PSO) records a store fence executed while the buffer
+	// was not empty: the next store starts a new group.
+	fencePending bool
+	rcu          []uint8 // read-side nesting depth per RCU domain
+	// active has bit d set while a read-side critical section of domain d
+	// counts as running for grace periods: from its outermost lock until
+	// its outermost unlock reaches memory (exec.go, rcuEnd).
+	active uint64
+	wait   uint64 // grace period in progress: the threads it still waits for
+}
+
+// entry is one buffered store.
+type entry struct {
+	loc    int
+	v      val
+	fenced bool // PSO: a store fence separates it from every earlier entry
+}
+
+func (s *mstate) clone() *mstate {
+	c := &mstate{}
+	copyState(c, s)
+	return c
+}
+
+// copyState makes dst a deep copy of src, reusing dst's storage.
+func copyState(dst, src *mstate) {
+	dst.mem = append(dst.mem[:0], src.mem...)
+	if cap(dst.th) < len(src.th) {
+		dst.th = make([]tstate, len(src.th))
+	}
+	dst.th = dst.th[:len(src.th)]
+	for i := range src.th {
+		d, s := &dst.th[i], &src.th[i]
+		d.pc = s.pc
+		d.regs = append(d.regs[:0], s.regs...)
+		d.buf = append(d.buf[:0], s.buf...)
+		d.fencePending = s.fencePending
+		d.rcu = append(d.rcu[:0], s.rcu...)
+		d.active = s.active
+		d.wait = s.wait
+	}
+}
+
+// encode appends the canonical encoding of s to b. Two states that behave
+// the same have the same encoding: nothing else is stored.
+func encode(b []byte, s *mstate) []byte {
+	for _, v := range s.mem {
+		b = binary.AppendVarint(b, v)
+	}
+	for i := range s.th {
+		t := &s.th[i]
+		b = binary.AppendUvarint(b, uint64(t.pc))
+		for _, v := range t.regs {
+			b = binary.AppendVarint(b, v)
+		}
+		n := uint64(len(t.buf)) << 1
+		if t.fencePending {
+			n |= 1
+		}
+		b = binary.AppendUvarint(b, n)
+		for _, e := range t.buf {
+			l := uint64(e.loc) << 1
+			if e.fenced {
+				l |= 1
+			}
+			b = binary.AppendUvarint(b, l)
+			b = binary.AppendVarint(b, e.v)
+		}
+		b = append(b, t.rcu...)
+		b = binary.AppendUvarint(b, t.active)
+		b = binary.AppendUvarint(b, t.wait)
+	}
+	return b
+}
+
+// decode reads an encoding made by encode into s, whose shape (number of
+// locations, threads, registers and domains) must already be set.
+func decode(b []byte, s *mstate) {
+	for i := range s.mem {
+		v, n := binary.Varint(b)
+		s.mem[i], b = v, b[n:]
+	}
+	for i := range s.th {
+		t := &s.th[i]
+		pc, n := binary.Uvarint(b)
+		t.pc, b = int(pc), b[n:]
+		for j := range t.regs {
+			v, n := binary.Varint(b)
+			t.regs[j], b = v, b[n:]
+		}
+		ln, n := binary.Uvarint(b)
+		b = b[n:]
+		t.fencePending = ln&1 != 0
+		t.buf = t.buf[:0]
+		for k := uint64(0); k < ln>>1; k++ {
+			l, n := binary.Uvarint(b)
+			b = b[n:]
+			v, n := binary.Varint(b)
+			b = b[n:]
+			t.buf = append(t.buf, entry{loc: int(l >> 1), v: v, fenced: l&1 != 0})
+		}
+		copy(t.rcu, b[:len(t.rcu)])
+		b = b[len(t.rcu):]
+		a, n := binary.Uvarint(b)
+		t.active, b = a, b[n:]
+		w, n := binary.Uvarint(b)
+		t.wait, b = w, b[n:]
+	}
+}
+
+// stateSet is the visited set: every state's encoding in one arena, an
+// open-addressing table of state numbers, and equality on the bytes. A
+// state's number is its insertion order, which for a breadth-first search
+// is also non-decreasing depth order.
+type stateSet struct {
+	seed  maphash.Seed
+	arena []byte
+	offs  []uint64 // state i is arena[offs[i]:offs[i+1]]
+	table []uint32 // 0 empty, else state number + 1
+	mask  uint64
+}
+
+func newStateSet() *stateSet {
+	s := &stateSet{seed: maphash.MakeSeed(), offs: []uint64{0}}
+	s.table = make([]uint32, 1<<10)
+	s.mask = uint64(len(s.table) - 1)
+	return s
+}
+
+// Len returns the number of states.
+func (s *stateSet) Len() int { return len(s.offs) - 1 }
+
+// get returns the encoding of state i.
+func (s *stateSet) get(i int) []byte { return s.arena[s.offs[i]:s.offs[i+1]] }
+
+// insert adds the encoding key and returns its state number and whether
+// it was new.
+func (s *stateSet) insert(key []byte) (int, bool) {
+	h := maphash.Bytes(s.seed, key)
+	for i := h & s.mask; ; i = (i + 1) & s.mask {
+		e := s.table[i]
+		if e == 0 {
+			id := s.Len()
+			s.arena = append(s.arena, key...)
+			s.offs = append(s.offs, uint64(len(s.arena)))
+			s.table[i] = uint32(id + 1)
+			if uint64(s.Len())*4 > uint64(len(s.table))*3 {
+				s.grow()
+			}
+			return id, true
+		}
+		if string(s.get(int(e-1))) == string(key) {
+			return int(e - 1), false
+		}
+	}
+}
+
+func (s *stateSet) grow() {
+	t := make([]uint32, len(s.table)*2)
+	mask := uint64(len(t) - 1)
+	for id := 0; id < s.Len(); id++ {
+		h := maphash.Bytes(s.seed, s.get(id))
+		i := h & mask
+		for t[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t[i] = uint32(id + 1)
+	}
+	s.table, s.mask = t, mask
+}
+
+// bytes returns the memory the set holds.
+func (s *stateSet) bytes() int64 {
+	return int64(cap(s.arena)) + int64(cap(s.offs))*8 + int64(cap(s.table))*4
+}

@@ -1,0 +1,188 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+)
+
+// trace replays a path from the initial state and describes each step.
+func (m *machine) trace(path []action) Trace {
+	var tr Trace
+	s, next := m.initial(), m.blank()
+	var eff effect
+	for _, a := range path {
+		t := a.thread()
+		th := m.p.threads[t]
+		st := Step{Kind: StepInstr, Thread: th.id}
+		if a.isDrain() {
+			st.Kind, st.Text = StepDrain, "drain"
+		} else {
+			in := &th.code[s.th[t].pc]
+			st.Pos, st.Text = m.p.test.File.Position(in.pos), in.text
+		}
+		if err := m.apply(s, a, next, &eff); err != nil {
+			st.Note = "error: " + err.Error()
+			tr.Steps = append(tr.Steps, st)
+			break
+		}
+		if eff.loc >= 0 {
+			st.Loc = m.p.locs[eff.loc].name
+			if !a.isDrain() && eff.from != FromNone {
+				v := m.p.value(eff.read)
+				st.Read, st.From = &v, eff.from
+			}
+			if eff.hasWrite {
+				v := m.p.value(eff.wrote)
+				st.Wrote = &v
+			}
+			if !a.isDrain() && eff.hasWrite && len(next.th[t].buf) > len(s.th[t].buf) {
+				st.Note = "buffered"
+			}
+		}
+		if eff.note != "" {
+			if st.Note != "" {
+				st.Note += "; "
+			}
+			st.Note += eff.note
+		}
+		// Skip the bookkeeping steps that have no source text of their own
+		// (an "else" jump, the end of a loop body) only when they carry no
+		// information; keep everything else.
+		tr.Steps = append(tr.Steps, st)
+		s, next = next, s
+	}
+	return tr
+}
+
+// stuck reports the states from which some thread can never finish: the
+// reachable deadlocks that are not final states, and, when the program
+// loops, the first states (in breadth-first order) from which no final
+// state is reachable.
+func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
+	var out []Stuck
+	for _, id := range deadlocks {
+		if len(out) == maxStuck {
+			break
+		}
+		s := sr.state(id)
+		st := Stuck{Trace: m.trace(sr.path(id))}
+		st.Trace.Shortest = !sr.reduced
+		var reasons []string
+		for t := range s.th {
+			if m.done(s, t) {
+				continue
+			}
+			th := m.p.threads[t]
+			in := &th.code[s.th[t].pc]
+			st.Threads = append(st.Threads, th.id)
+			pos := m.p.test.File.Position(in.pos)
+			reasons = append(reasons, fmt.Sprintf("P%d waits forever at line %d: %s", th.id, pos.Line, in.text))
+			st.Trace.Steps = append(st.Trace.Steps, Step{Kind: StepBlock, Thread: th.id, Pos: pos, Text: in.text, Note: "waits forever"})
+		}
+		st.Reason = joinReasons(reasons)
+		out = append(out, st)
+	}
+	if len(out) > 0 || sr.edgeFrom == nil || sr.unknown != "" {
+		return out
+	}
+	// Reverse reachability from the final states.
+	n := sr.set.Len()
+	radj := csr(n, sr.edgeTo, sr.edgeFrom)
+	canFinish := make([]bool, n)
+	var queue []uint32
+	for _, id := range sr.terminals {
+		if m.final(sr.state(id)) {
+			canFinish[id] = true
+			queue = append(queue, uint32(id))
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, u := range radj.out(v) {
+			if !canFinish[u] {
+				canFinish[u] = true
+				queue = append(queue, u)
+			}
+		}
+	}
+	adj := csr(n, sr.edgeFrom, sr.edgeTo)
+	for id := 0; id < n && len(out) < maxStuck; id++ {
+		if canFinish[id] || (id > 0 && !canFinish[sr.parent[id]]) {
+			continue // not stuck, or not the first stuck state on its path
+		}
+		// The threads that finish in no state reachable from id.
+		finishes := make([]bool, len(m.p.threads))
+		seen := map[uint32]bool{uint32(id): true}
+		stack := []uint32{uint32(id)}
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			s := sr.state(int(v))
+			for t := range s.th {
+				if m.done(s, t) {
+					finishes[t] = true
+				}
+			}
+			for _, u := range adj.out(v) {
+				if !seen[u] {
+					seen[u] = true
+					stack = append(stack, u)
+				}
+			}
+		}
+		s := sr.state(id)
+		st := Stuck{Trace: m.trace(sr.path(id))}
+		st.Trace.Shortest = true
+		var reasons []string
+		for t, f := range finishes {
+			if f {
+				continue
+			}
+			th := m.p.threads[t]
+			in := &th.code[s.th[t].pc]
+			pos := m.p.test.File.Position(in.pos)
+			st.Threads = append(st.Threads, th.id)
+			reasons = append(reasons, fmt.Sprintf("P%d can never finish (it is at line %d: %s)", th.id, pos.Line, in.text))
+		}
+		st.Reason = joinReasons(reasons)
+		out = append(out, st)
+	}
+	return out
+}
+
+func joinReasons(r []string) string {
+	sort.Strings(r)
+	s := ""
+	for i, x := range r {
+		if i > 0 {
+			s += "; "
+		}
+		s += x
+	}
+	return s
+}
+
+// adjacency is a compressed sparse row graph.
+type adjacency struct {
+	start []uint32
+	to    []uint32
+}
+
+func (a *adjacency) out(v uint32) []uint32 { return a.to[a.start[v]:a.start[v+1]] }
+
+func csr(n int, from, to []uint32) *adjacency {
+	a := &adjacency{start: make([]uint32, n+1), to: make([]uint32, len(from))}
+	for _, f := range from {
+		a.start[f+1]++
+	}
+	for i := 1; i <= n; i++ {
+		a.start[i] += a.start[i-1]
+	}
+	fill := append([]uint32(nil), a.start[:n]...)
+	for i, f := range from {
+		a.to[fill[f]] = to[i]
+		fill[f]++
+	}
+	return a
+}
