@@ -85,9 +85,12 @@ func (x *execution) model(explain bool) outcome {
 	}
 	// let carry-srcu-data = (data ; [~ Srcu-unlock] ; rf)*
 	notSU := SrcuUnlock.compl(n)
-	carrySrcu := x.data.restrict(nil, notSU).seq(rf).star()
 	// let srcu-rscs = ([Srcu-lock] ; carry-srcu-data ; data ; [Srcu-unlock]) & loc
-	srcuRscs := carrySrcu.restrict(SrcuLock, nil).seq(x.data.restrict(nil, SrcuUnlock)).inter(x.loc)
+	srcuRscs := al.rel(n)
+	if !SrcuLock.empty() {
+		carrySrcu := x.data.restrict(nil, notSU).seq(rf).star()
+		srcuRscs = carrySrcu.restrict(SrcuLock, nil).seq(x.data.restrict(nil, SrcuUnlock)).inter(x.loc)
+	}
 	// flag ~empty Srcu-lock \ domain(srcu-rscs) as unmatched-srcu-lock
 	if !SrcuLock.minus(srcuRscs.domain()).empty() {
 		flags = append(flags, "unmatched-srcu-lock")
@@ -120,11 +123,13 @@ func (x *execution) model(explain bool) outcome {
 	// let Plain = M \ Marked
 	Plain := x.M.minus(Marked)
 	// let carry-dep = (data ; [~ Srcu-unlock] ; rfi)*
-	carryDep := x.data.restrict(nil, notSU).seq(rfi).star()
 	// let addr = carry-dep ; addr   (and likewise ctrl, data)
-	addr := carryDep.seq(x.addr)
-	ctrl := carryDep.seq(x.ctrl)
-	data := carryDep.seq(x.data)
+	addr, ctrl, data := x.addr, x.ctrl, x.data
+	if step := x.data.restrict(nil, notSU).seq(rfi); !step.empty() {
+		// (carry-dep is the identity when no data feeds an rfi.)
+		carryDep := step.star()
+		addr, ctrl, data = carryDep.seq(x.addr), carryDep.seq(x.ctrl), carryDep.seq(x.data)
+	}
 
 	// ---- lock.cat ----
 	LF := LF0.union(RL) // let LF = LF | RL

@@ -334,7 +334,13 @@ func (s *search) coLoop(x *execution, rf Rel) {
 	// orders that coherence or atomicity rejects for sure are skipped
 	// (below that they are kept, so that a forbidden outcome still gets
 	// its explanation). must(a, b) says a is co-before b.
-	must := x.coConstraints(rf)
+	var must Rel
+	for _, w := range lw {
+		if len(w.ws) >= pruneWrites {
+			must = x.coConstraints(rf)
+			break
+		}
+	}
 	orders := make([][]int, x.nLoc)
 	var rec func(l int)
 	rec = func(l int) {

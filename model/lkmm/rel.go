@@ -257,6 +257,9 @@ func (r Rel) opt() Rel {
 // plus returns the transitive closure r+.
 func (r Rel) plus() Rel {
 	u := r.clone()
+	if r.empty() {
+		return u
+	}
 	w := r.w
 	if w == 1 {
 		b := u.b
@@ -359,8 +362,30 @@ func (r Rel) irreflexive() bool {
 	return true
 }
 
-// acyclic reports whether r has no cycle: no event reaches itself in r+.
-func (r Rel) acyclic() bool { return r.plus().irreflexive() }
+// acyclic reports whether r has no cycle. With one word per row it peels
+// sources off the graph (a cycle remains when no event is left without a
+// predecessor); otherwise it looks for an event reaching itself in r+.
+func (r Rel) acyclic() bool {
+	if r.w != 1 {
+		return r.plus().irreflexive()
+	}
+	left := ^uint64(0) >> uint(64-r.n)
+	if r.n == 0 {
+		return true
+	}
+	for left != 0 {
+		var targets uint64
+		for x := left; x != 0; x &= x - 1 {
+			targets |= r.b[bits.TrailingZeros64(x)]
+		}
+		sources := left &^ targets
+		if sources == 0 {
+			return false
+		}
+		left &^= sources
+	}
+	return true
+}
 
 // findCycle returns the events of one cycle of r in order, or nil when r
 // is acyclic. It is a depth-first search with colours; the cycle found is
