@@ -84,6 +84,9 @@ func newProgram(t *litmus.Test) (*program, error) {
 			if a.Val.Loc != nil && a.Val.Loc.Proc < 0 {
 				addName(a.Val.Loc.Name)
 			}
+			if !a.Val.IsInt && a.Val.Loc == nil && a.Val.Sym != "" {
+				addName(a.Val.Sym) // "0:r1=x": the address of x
+			}
 		})
 	}
 	if t.Filter != nil {
