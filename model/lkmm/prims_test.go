@@ -134,6 +134,27 @@ exists (1:r1=1 /\ 1:r2=0)`,
 			verdict: Sometimes,
 		},
 		{
+			// Critical sections of one lock exclude each other: no
+			// increment is lost, and the plain accesses inside do not
+			// race.
+			name: "locked counter",
+			src: `C locked-counter
+{}
+P0(int *x, spinlock_t *l) { int r0; spin_lock(l); r0 = *x; *x = r0 + 1; spin_unlock(l); }
+P1(int *x, spinlock_t *l) { int r0; spin_lock(l); r0 = *x; *x = r0 + 1; spin_unlock(l); }
+exists (x=1)`,
+			verdict: Never,
+		},
+		{
+			name: "unlocked counter",
+			src: `C unlocked-counter
+{}
+P0(int *x) { int r0; r0 = *x; *x = r0 + 1; }
+P1(int *x) { int r0; r0 = *x; *x = r0 + 1; }
+exists (x=1)`,
+			verdict: Sometimes, flags: []string{"data-race"},
+		},
+		{
 			// A successful trylock after the unlock sees the critical
 			// section's write.
 			name: "trylock",
