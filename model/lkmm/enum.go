@@ -19,13 +19,13 @@ type search struct {
 	keyBuf   []byte
 	finalLoc []bool
 
+	steps   int   // trace choices made, to poll the context now and then
 	nVals   int   // number of (location, value) pairs of the domains
 	acc     []Set // acc[i]: pairs written by the traces chosen for threads < i
 	future  []Set // future[i]: pairs some trace of a thread >= i writes
 	states  map[string]State
 	flags   map[string]bool
 	why     string
-	limit   bool
 	stopErr error
 }
 
@@ -91,6 +91,13 @@ func (s *search) combine(all [][]trace, pick []*trace, i int) {
 		return
 	}
 	for k := range all[i] {
+		s.steps++
+		if s.steps&4095 == 0 {
+			if err := s.ctx.Err(); err != nil {
+				s.stopErr = err
+				return
+			}
+		}
 		tr := &all[i][k]
 		acc := s.acc[i+1]
 		copy(acc, s.acc[i])
