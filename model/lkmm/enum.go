@@ -33,7 +33,7 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	dom, err := p.domains(opt)
 	if err != nil {
 		if _, ok := err.(*errLimit); ok {
-			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error()}, nil
+			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
 		}
 		return nil, err
 	}
@@ -41,6 +41,9 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	res := &Result{Name: p.test.Name, Rejected: map[string]int{}}
 	for i, th := range p.threads {
 		trs, cut, err := paths(p, th, dom, opt.LoopBound)
+		if _, ok := err.(*errLimit); ok {
+			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,8 @@
 package lkmm
 
 import (
+	"fmt"
+
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -20,6 +22,10 @@ type trace struct {
 	writes Set   // (location, value) pairs it writes, numbered by the search
 	needs  []int // pairs its reads need from a write other than the initial one
 }
+
+// maxPaths bounds the paths of one thread (each read of a location with k
+// values multiplies them by k).
+const maxPaths = 1 << 20
 
 type regVal struct {
 	v Val
@@ -73,6 +79,9 @@ func paths(p *program, th *thread, dom [][]Val, loopBound int) ([]trace, bool, e
 				regs[k] = r.v
 			}
 			out = append(out, trace{events: in.events, regs: regs})
+			if len(out) > maxPaths {
+				return nil, false, &errLimit{fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
+			}
 		}
 		// Advance the odometer: the last choice point with an untried
 		// alternative moves on, later ones start again.
