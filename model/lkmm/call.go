@@ -90,8 +90,12 @@ func (in *interp) call(c *litmus.CallExpr) (Val, taint) {
 			vals[i], taints[i] = in.expr(c.Args[i])
 		case litmus.ArgBit:
 			v, t := in.expr(c.Args[i])
-			if v.isAddr() || v.N < 0 || v.N > 62 {
-				in.fail(c.Args[i].Pos(), "bit number out of range")
+			if v.isAddr() {
+				in.dead = true
+				return Val{}, nil
+			}
+			if v.N < 0 || v.N > 62 {
+				in.fail(c.Args[i].Pos(), "bit number %d out of range 0..62", v.N)
 				return Val{}, nil
 			}
 			vals[i], taints[i] = intVal(1<<uint(v.N)), t
@@ -220,7 +224,7 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 		vt = vt.merge(ut)
 	default:
 		if (old.isAddr() || v.isAddr()) && pr.Op != litmus.RMWXchg {
-			in.fail(pos, "arithmetic on a pointer in %s", pr.Name)
+			in.dead = true // arithmetic on an address, as in binop
 			return Val{}, nil
 		}
 		nv = rmwApply(pr.Op, old, v)

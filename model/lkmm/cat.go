@@ -1,5 +1,7 @@
 package lkmm
 
+import "sort"
+
 // This file is the model: linux-kernel.bell, lock.cat and linux-kernel.cat
 // of the kernel's tools/memory-model (the version in the corpus, with the
 // syntactic tags ONCE, ACQUIRE, RELEASE, MB, NORETURN and variant lkmmv2),
@@ -41,10 +43,11 @@ type relations struct {
 func (x *execution) model(explain bool) outcome {
 	n := x.n
 	all := newSet(n).compl(n)
-	id := func(s Set) Rel { return ident(n, s) }
+	al := x.al
+	id := func(s Set) Rel { return al.ident(n, s) }
 	fencerel := func(s Set) Rel { return x.po.restrict(nil, s).seq(x.po) }
 	po, rf, co, rmw0 := x.po, x.rf, x.co, x.rmw
-	ext := x.int_.compl()
+	ext := x.ext
 	rfi := rf.inter(x.int_)
 
 	// ---- linux-kernel.bell ----
@@ -82,9 +85,12 @@ func (x *execution) model(explain bool) outcome {
 	}
 	// let carry-srcu-data = (data ; [~ Srcu-unlock] ; rf)*
 	notSU := SrcuUnlock.compl(n)
-	carrySrcu := x.data.restrict(nil, notSU).seq(rf).star()
 	// let srcu-rscs = ([Srcu-lock] ; carry-srcu-data ; data ; [Srcu-unlock]) & loc
-	srcuRscs := carrySrcu.restrict(SrcuLock, nil).seq(x.data.restrict(nil, SrcuUnlock)).inter(x.loc)
+	srcuRscs := al.rel(n)
+	if !SrcuLock.empty() {
+		carrySrcu := x.data.restrict(nil, notSU).seq(rf).star()
+		srcuRscs = carrySrcu.restrict(SrcuLock, nil).seq(x.data.restrict(nil, SrcuUnlock)).inter(x.loc)
+	}
 	// flag ~empty Srcu-lock \ domain(srcu-rscs) as unmatched-srcu-lock
 	if !SrcuLock.minus(srcuRscs.domain()).empty() {
 		flags = append(flags, "unmatched-srcu-lock")
@@ -117,14 +123,34 @@ func (x *execution) model(explain bool) outcome {
 	// let Plain = M \ Marked
 	Plain := x.M.minus(Marked)
 	// let carry-dep = (data ; [~ Srcu-unlock] ; rfi)*
-	carryDep := x.data.restrict(nil, notSU).seq(rfi).star()
 	// let addr = carry-dep ; addr   (and likewise ctrl, data)
-	addr := carryDep.seq(x.addr)
-	ctrl := carryDep.seq(x.ctrl)
-	data := carryDep.seq(x.data)
+	addr, ctrl, data := x.addr, x.ctrl, x.data
+	if step := x.data.restrict(nil, notSU).seq(rfi); !step.empty() {
+		// (carry-dep is the identity when no data feeds an rfi.)
+		carryDep := step.star()
+		addr, ctrl, data = carryDep.seq(x.addr), carryDep.seq(x.ctrl), carryDep.seq(x.data)
+	}
 
 	// ---- lock.cat ----
 	LF := LF0.union(RL) // let LF = LF | RL
+	// let ALL-LOCKS = LKR | LKW | UL | LF | RU | Srcu-lock | Srcu-unlock | Sync-srcu
+	allLocks := union1(LKR, LKW, UL, LF, RU, SrcuLock, SrcuUnlock, SyncSrcu)
+	// flag ~empty [M \ IW \ ALL-LOCKS] ; loc ; [ALL-LOCKS] as mixed-lock-accesses
+	if !x.loc.restrict(x.M.minus(x.IW).minus(allLocks), allLocks).empty() {
+		flags = append(flags, "mixed-lock-accesses")
+	}
+	// flag ~empty [FW] ; loc ; [ALL-LOCKS] as lock-final
+	// FW, herd's final writes, are the writes the final state shows:
+	// the flag says the final section looks at a lock.
+	lockFinal := false
+	allLocks.each(func(i int) {
+		if l := x.ev[i].loc; l >= 0 && l < len(x.finalLoc) && x.finalLoc[l] {
+			lockFinal = true
+		}
+	})
+	if lockFinal {
+		flags = append(flags, "lock-final")
+	}
 	poloc := po.inter(x.loc)
 	// let rmw = rmw | lk-rmw
 	rmw = union(rmw, lkrmw)
@@ -262,7 +288,7 @@ func (x *execution) model(explain bool) outcome {
 	var rcuFence, rb Rel
 	if SyncRcu.empty() && SyncSrcu.empty() {
 		// rcu-order is empty without grace periods.
-		rcuFence, rb = newRel(n), newRel(n)
+		rcuFence, rb = al.rel(n), al.rel(n)
 	} else {
 		// let rcu-link = po? ; hb* ; pb* ; prop ; po
 		rcuLink := seqs(poq, hbStar, pbStar, prop, po)
@@ -354,7 +380,7 @@ func (x *execution) model(explain bool) outcome {
 		// let rw-xbstar = fence | (r-post-bounded ; xbstar ; w-pre-bounded)
 		rwXbstar := union(fence2, seqs(rPost, xbstar, wPre))
 		// let pre-race = ext & ((Plain * M) | ((M \ IW) * Plain))
-		preRace := ext.inter(union(cross(n, Plain, M), cross(n, M.minus(x.IW), Plain)))
+		preRace := ext.inter(union(al.cross(n, Plain, M), al.cross(n, M.minus(x.IW), Plain)))
 		// let wr-incoh = pre-race & rf & rw-xbstar^-1
 		// let rw-incoh = pre-race & fr & wr-vis^-1
 		// let ww-incoh = pre-race & co & ww-vis^-1
@@ -366,7 +392,7 @@ func (x *execution) model(explain bool) outcome {
 			return x.fail(axPlain, incoh, explain, &relations{rf: rf, co: co, fr: fr, po: po})
 		}
 		// let ww-nonrace = ww-vis & ((Marked * W) | rw-xbstar) & ((W * Marked) | wr-vis)
-		wwNonrace := wwVis.inter(union(cross(n, Marked, W), rwXbstar)).inter(union(cross(n, W, Marked), wrVis))
+		wwNonrace := wwVis.inter(union(al.cross(n, Marked, W), rwXbstar)).inter(union(al.cross(n, W, Marked), wrVis))
 		// let ww-race = (pre-race & co) \ ww-nonrace
 		wwRace := preRace.inter(co).minus(wwNonrace)
 		// let wr-race = (pre-race & (co? ; rf)) \ wr-vis \ rw-xbstar^-1
@@ -378,7 +404,7 @@ func (x *execution) model(explain bool) outcome {
 			flags = append(flags, "data-race")
 		}
 	}
-	_ = rmw
+	sort.Strings(flags)
 	return outcome{flags: flags}
 }
 
@@ -412,7 +438,14 @@ func relEqual(a, b Rel) bool {
 
 // compl returns the complement of r.
 func (r Rel) compl() Rel {
-	u := newRel(r.n)
+	u := r.blank()
+	if r.w == 1 {
+		mask := ^uint64(0) >> uint(64-r.n)
+		for i, x := range r.b {
+			u.b[i] = ^x & mask
+		}
+		return u
+	}
 	for i := 0; i < r.n; i++ {
 		for j := 0; j < r.n; j++ {
 			if !r.has(i, j) {
@@ -428,7 +461,7 @@ func (r Rel) compl() Rel {
 // does: an unmatched lock matches the first later unmatched unlock with no
 // unmatched event in between, which is bracket matching with a stack.
 func (x *execution) matchRCU(lock, unlock Set) Rel {
-	r := newRel(x.n)
+	r := x.al.rel(x.n)
 	var stack []int
 	cur := -2
 	for i := range x.ev {
@@ -452,7 +485,7 @@ func (x *execution) matchRCU(lock, unlock Set) Rel {
 // later UL of the same location in its thread, when no LKW or UL of that
 // location comes in between.
 func (x *execution) critical(LKW, UL Set) Rel {
-	r := newRel(x.n)
+	r := x.al.rel(x.n)
 	LKW.each(func(i int) {
 		for j := i + 1; j < x.n && x.thread[j] == x.thread[i]; j++ {
 			if x.ev[j].loc != x.ev[i].loc {

@@ -6,83 +6,6 @@ import (
 	"sort"
 )
 
-// maxDomain bounds the number of values of one location.
-const maxDomain = 256
-
-// errLimit marks errors that make the verdict Unknown rather than the
-// input wrong.
-type errLimit struct{ msg string }
-
-func (e *errLimit) Error() string { return e.msg }
-
-// domains computes, for each location, the values it may hold: its
-// initial value and every value some path of some thread writes to it,
-// given reads that return values of the same sets. The iteration stops at
-// a fixed point, or after as many rounds as an execution has writes: a
-// value needs a chain of distinct writes to be computed (each reads the
-// previous one), so values found later belong to no execution. Values
-// that are in a domain but no execution can produce are harmless: a read
-// taking one finds no write to read from.
-func (p *program) domains(opt Options) ([][]Val, error) {
-	dom := make([][]Val, len(p.names))
-	for i, v := range p.init {
-		dom[i] = []Val{v}
-	}
-	for round := 0; ; round++ {
-		changed := false
-		next := make([]map[Val]bool, len(dom))
-		for i, d := range dom {
-			next[i] = map[Val]bool{}
-			for _, v := range d {
-				next[i][v] = true
-			}
-		}
-		maxWrites := 0
-		for _, th := range p.threads {
-			trs, _, err := paths(p, th, dom, opt.LoopBound)
-			if err != nil {
-				return nil, err
-			}
-			most := 0
-			for _, tr := range trs {
-				nw := 0
-				for _, e := range tr.events {
-					if e.kind == evW {
-						nw++
-						if !next[e.loc][e.val] {
-							next[e.loc][e.val] = true
-							changed = true
-						}
-					}
-				}
-				most = max(most, nw)
-			}
-			maxWrites += most
-		}
-		if !changed || round >= maxWrites {
-			return dom, nil
-		}
-		for i, m := range next {
-			d := make([]Val, 0, len(m))
-			for v := range m {
-				d = append(d, v)
-			}
-			sort.Slice(d, func(a, b int) bool { return valLess(d[a], d[b]) })
-			if len(d) > maxDomain {
-				return nil, &errLimit{fmt.Sprintf("location %s may hold more than %d values", p.names[i], maxDomain)}
-			}
-			dom[i] = d
-		}
-	}
-}
-
-func valLess(a, b Val) bool {
-	if a.Sym != b.Sym {
-		return a.Sym < b.Sym
-	}
-	return a.N < b.N
-}
-
 // search holds the state of one run of the enumeration.
 type search struct {
 	ctx  context.Context
@@ -91,10 +14,18 @@ type search struct {
 	res  *Result
 	cond *condEval
 
+	al       *arena
+	scratch  *execution
+	keyBuf   []byte
+	finalLoc []bool
+
+	steps   int   // trace choices made, to poll the context now and then
+	nVals   int   // number of (location, value) pairs of the domains
+	acc     []Set // acc[i]: pairs written by the traces chosen for threads < i
+	future  []Set // future[i]: pairs some trace of a thread >= i writes
 	states  map[string]State
 	flags   map[string]bool
 	why     string
-	limit   bool
 	stopErr error
 }
 
@@ -102,7 +33,7 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	dom, err := p.domains(opt)
 	if err != nil {
 		if _, ok := err.(*errLimit); ok {
-			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error()}, nil
+			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
 		}
 		return nil, err
 	}
@@ -110,6 +41,9 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	res := &Result{Name: p.test.Name, Rejected: map[string]int{}}
 	for i, th := range p.threads {
 		trs, cut, err := paths(p, th, dom, opt.LoopBound)
+		if _, ok := err.(*errLimit); ok {
+			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -120,8 +54,19 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &search{ctx: ctx, p: p, opt: opt, res: res, cond: ce, states: map[string]State{}, flags: map[string]bool{}}
+	s := &search{ctx: ctx, p: p, opt: opt, res: res, cond: ce, al: &arena{}, states: map[string]State{}, flags: map[string]bool{}}
+	s.finalLoc = make([]bool, len(p.names))
+	for _, o := range ce.observed {
+		if o.th < 0 {
+			s.finalLoc[o.loc] = true
+		}
+	}
+	s.indexValues(dom, all)
 	pick := make([]*trace, len(all))
+	s.acc = make([]Set, len(all)+1)
+	for i := range s.acc {
+		s.acc[i] = newSet(s.nVals)
+	}
 	s.combine(all, pick, 0)
 	if s.stopErr != nil {
 		res.Verdict, res.Reason = Unknown, s.stopErr.Error()
@@ -131,24 +76,58 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	return res, nil
 }
 
-// combine chooses one trace per thread.
+// combine chooses one trace per thread, dropping a combination as soon as
+// a read of a chosen trace needs a value no chosen or later trace writes.
 func (s *search) combine(all [][]trace, pick []*trace, i int) {
 	if s.stopErr != nil {
 		return
 	}
 	if i == len(all) {
+		for _, tr := range pick {
+			for _, v := range tr.needs {
+				if !s.acc[i].has(v) {
+					return
+				}
+			}
+		}
 		s.execute(pick)
 		return
 	}
 	for k := range all[i] {
-		pick[i] = &all[i][k]
+		s.steps++
+		if s.steps&4095 == 0 {
+			if err := s.ctx.Err(); err != nil {
+				s.stopErr = err
+				return
+			}
+		}
+		tr := &all[i][k]
+		acc := s.acc[i+1]
+		copy(acc, s.acc[i])
+		for w := range acc {
+			acc[w] |= tr.writes[w]
+		}
+		ok := true
+		for _, v := range tr.needs {
+			if !acc.has(v) && !s.future[i+1].has(v) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		pick[i] = tr
 		s.combine(all, pick, i+1)
 	}
 }
 
 // execute enumerates the rf and co of one combination of traces.
 func (s *search) execute(pick []*trace) {
-	x := newExecution(s.p, pick)
+	s.al.reset(arenaMark{})
+	x := newExecution(s.p, pick, s.al, s.scratch)
+	s.scratch = x
+	x.finalLoc = s.finalLoc
 	// Candidate writes for each read.
 	var reads []int
 	var cands [][]int
@@ -197,104 +176,13 @@ func (s *search) rfLoop(x *execution, reads []int, cands [][]int, choice []int, 
 		}
 		return
 	}
-	rf := newRel(x.n)
+	x.al.reset(x.mark)
+	rf := x.al.rel(x.n)
 	for k, r := range reads {
 		rf.add(choice[k], r)
 	}
+	x.rfMark = x.al.mark()
 	s.coLoop(x, rf)
-}
-
-// coLoop enumerates co location by location: for each, every order of
-// its writes (initial write first) that keeps each thread's writes in
-// program order, with lock.cat's rules for lock events.
-func (s *search) coLoop(x *execution, rf Rel) {
-	type locWrites struct {
-		ws        []int // writes to order (not IW, not matched UL)
-		unmatched int   // the unmatched LKW, which co0 puts last, or -1
-	}
-	LKW, UL := x.tagged(tLKW), x.tagged(tUL)
-	critical := x.critical(LKW, UL)
-	ulOf := map[int]int{}
-	for _, pr := range critical.pairs() {
-		ulOf[pr[0]] = pr[1]
-	}
-	lw := make([]locWrites, x.nLoc)
-	for i := range lw {
-		lw[i].unmatched = -1
-	}
-	for w, e := range x.ev {
-		if e.kind != evW || e.tags&tIW != 0 {
-			continue
-		}
-		if e.tags&tUL != 0 {
-			continue // merged after its LKW (or, unmatched, left out of co)
-		}
-		if e.tags&tLKW != 0 && critical.row(w).empty() {
-			if lw[e.loc].unmatched >= 0 {
-				return // unmatched-locks: two unmatched LKW of one lock
-			}
-			lw[e.loc].unmatched = w
-			continue
-		}
-		lw[e.loc].ws = append(lw[e.loc].ws, w)
-	}
-	orders := make([][]int, x.nLoc)
-	var rec func(l int)
-	rec = func(l int) {
-		if s.stopErr != nil {
-			return
-		}
-		if l == x.nLoc {
-			s.candidate(x, rf, orders, ulOf)
-			return
-		}
-		ws := lw[l].ws
-		perm := make([]int, 0, len(ws)+2)
-		used := make([]bool, len(ws))
-		var gen func()
-		gen = func() {
-			if len(perm) == len(ws) {
-				o := append([]int{l}, perm...)
-				if lw[l].unmatched >= 0 {
-					o = append(o, lw[l].unmatched)
-				}
-				// Merge each matched UL right after its LKW.
-				var full []int
-				for _, w := range o {
-					full = append(full, w)
-					if u, ok := ulOf[w]; ok {
-						full = append(full, u)
-					}
-				}
-				orders[l] = full
-				rec(l + 1)
-				return
-			}
-			for k, w := range ws {
-				if used[k] {
-					continue
-				}
-				// Keep program order among one thread's writes.
-				ok := true
-				for k2, w2 := range ws {
-					if !used[k2] && k2 != k && x.po.has(w2, w) {
-						ok = false
-						break
-					}
-				}
-				if !ok {
-					continue
-				}
-				used[k] = true
-				perm = append(perm, w)
-				gen()
-				perm = perm[:len(perm)-1]
-				used[k] = false
-			}
-		}
-		gen()
-	}
-	rec(0)
 }
 
 // candidate checks one complete candidate execution.
@@ -304,13 +192,14 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		s.stopErr = fmt.Errorf("more than %d candidate executions", s.opt.MaxCandidates)
 		return
 	}
-	if s.res.Candidates&1023 == 0 {
+	if s.res.Candidates&1023 == 1 {
 		if err := s.ctx.Err(); err != nil {
 			s.stopErr = err
 			return
 		}
 	}
-	co := newRel(x.n)
+	x.al.reset(x.rfMark)
+	co := x.al.rel(x.n)
 	rf = rf.clone()
 	for _, o := range orders {
 		for i := 0; i < len(o); i++ {
@@ -323,13 +212,9 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		// let rf = rf | ([IW | UL] ; singlestep(co) ; lk-rmw^-1)
 		for i := 1; i < len(o); i++ {
 			w := x.ev[o[i]]
-			if w.tags&tLKW != 0 && w.rmwR >= 0 {
-				prev := x.ev[o[i-1]]
-				if prev.tags&(tIW|tUL) != 0 {
-					lkr := x.lkrOf(o[i])
-					if lkr >= 0 {
-						rf.add(o[i-1], lkr)
-					}
+			if lkr := x.rmwOf[o[i]]; w.tags&tLKW != 0 && lkr >= 0 {
+				if prev := x.ev[o[i-1]]; prev.tags&(tIW|tUL) != 0 {
+					rf.add(o[i-1], lkr)
 				}
 			}
 		}
@@ -359,69 +244,10 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	for _, f := range out.flags {
 		s.flags[f] = true
 	}
-	st := s.cond.observe(fin)
-	s.states[st.String()] = st
-}
-
-// lkrOf returns the LKR paired with the LKW w.
-func (x *execution) lkrOf(w int) int {
-	for r := range x.ev {
-		if x.rmw.has(r, w) {
-			return r
-		}
+	s.keyBuf = s.cond.key(fin, s.keyBuf[:0])
+	if _, seen := s.states[string(s.keyBuf)]; !seen {
+		s.states[string(s.keyBuf)] = s.cond.observe(fin)
 	}
-	return -1
-}
-
-// lfSources returns the possible rf sources of an LF or RL event r
-// (lock.cat): inside a critical section of its lock, the LKW that opened
-// it (rfi-lf); outside, any LKW of the lock in another thread.
-func (x *execution) lfSources(r int) []int {
-	e := x.ev[r]
-	for j := r - 1; j >= 0 && x.thread[j] == x.thread[r]; j-- {
-		f := x.ev[j]
-		if f.loc != e.loc {
-			continue
-		}
-		if f.tags&tUL != 0 {
-			break
-		}
-		if f.tags&tLKW != 0 {
-			return []int{j}
-		}
-	}
-	var c []int
-	for w, f := range x.ev {
-		if f.tags&tLKW != 0 && f.loc == e.loc && x.thread[w] != x.thread[r] {
-			c = append(c, w)
-		}
-	}
-	return c
-}
-
-// ruSources returns the possible rf sources of an RU event r (lock.cat's
-// possible-rf-ru): the last UL of the lock before it in its thread, or
-// any UL of the lock in another thread, or the initial write.
-func (x *execution) ruSources(r int) []int {
-	e := x.ev[r]
-	var c []int
-	for j := r - 1; j >= 0 && x.thread[j] == x.thread[r]; j-- {
-		f := x.ev[j]
-		if f.loc == e.loc && f.tags&tUL != 0 {
-			c = append(c, j)
-			break
-		}
-	}
-	for w, f := range x.ev {
-		if f.loc != e.loc || x.thread[w] == x.thread[r] {
-			continue
-		}
-		if f.tags&(tUL|tIW) != 0 {
-			c = append(c, w)
-		}
-	}
-	sort.Ints(c)
-	return c
 }
 
 // finish turns the counts into the verdict.

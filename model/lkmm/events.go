@@ -63,6 +63,8 @@ const (
 	tSrcuLock
 	tSrcuUnlock
 	tIW // the initial write of a location
+
+	tagBits = iota // number of tags
 )
 
 // fenceKind names the LKMM fence of an F event (linux-kernel.bell's

@@ -1,50 +1,76 @@
 package lkmm
 
+import "math/bits"
+
 // execution is one candidate execution: the events of one trace per
 // thread, the initial writes, and a choice of rf and co.
 type execution struct {
 	n      int
-	ev     []event // initial writes first (event i writes location i), then the threads
+	ev     []*event // initial writes first (event i writes location i), then the threads
 	nLoc   int
 	thread []int            // thread of each event, -1 for initial writes
 	regs   []map[string]Val // final registers of each thread's trace
+	rmwOf  []int            // for the write of an RMW (or LKW), its read; else -1
 
 	// Base relations, fixed by the traces.
 	po, int_, loc Rel
+	ext           Rel
 	rmw           Rel // the rmw of RMW primitives and spin_lock/trylock (lk-rmw)
 	addr, data    Rel
 	ctrl          Rel
 
 	// Event classes.
 	IW, R, W, M Set
-	tagSets     map[tag]Set
+	tagSets     [tagBits]Set
 	fenceSets   [len(fenceText)]Set
 	syncSrcu    Set
 
 	// The candidate's choices.
 	rf, co Rel
+
+	finalLoc []bool // locations the final section observes (for lock-final)
+
+	al     *arena    // words of every relation of this execution
+	mark   arenaMark // the arena past the base relations
+	rfMark arenaMark // the arena past the candidate's rf
 }
 
 // newExecution builds the events and base relations of one combination of
 // thread traces. Dependencies recorded as thread-local read indices become
 // relations between global event numbers.
-func newExecution(p *program, traces []*trace) *execution {
+//
+// When reuse is not nil its slices are recycled: the search builds one
+// execution per combination of traces and keeps none.
+func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *execution {
 	nLoc := len(p.names)
 	n := nLoc
 	for _, t := range traces {
 		n += len(t.events)
 	}
-	x := &execution{n: n, nLoc: nLoc, ev: make([]event, 0, n), thread: make([]int, 0, n)}
-	for i := 0; i < nLoc; i++ {
-		x.ev = append(x.ev, event{thread: -1, kind: evW, tags: tIW, loc: i, val: p.init[i], rmwR: -1, prim: "init"})
-		x.thread = append(x.thread, -1)
+	if p.iw == nil {
+		p.iw = make([]event, nLoc)
+		for i := range p.iw {
+			p.iw[i] = event{thread: -1, kind: evW, tags: tIW, loc: i, val: p.init[i], rmwR: -1, prim: "init"}
+		}
 	}
-	x.po, x.int_, x.loc = newRel(n), newRel(n), newRel(n)
-	x.rmw, x.addr, x.data, x.ctrl = newRel(n), newRel(n), newRel(n), newRel(n)
+	x := reuse
+	if x == nil {
+		x = &execution{}
+	}
+	*x = execution{n: n, nLoc: nLoc, ev: x.ev[:0], thread: x.thread[:0], regs: x.regs[:0], rmwOf: x.rmwOf[:0]}
+	for i := 0; i < nLoc; i++ {
+		x.ev = append(x.ev, &p.iw[i])
+		x.thread = append(x.thread, -1)
+		x.rmwOf = append(x.rmwOf, -1)
+	}
+	x.al = al
+	x.po, x.int_, x.loc = al.rel(n), al.rel(n), al.rel(n)
+	x.rmw, x.addr, x.data, x.ctrl = al.rel(n), al.rel(n), al.rel(n), al.rel(n)
 	for ti, t := range traces {
 		x.regs = append(x.regs, t.regs)
 		base := len(x.ev)
-		for j, e := range t.events {
+		for j := range t.events {
+			e := &t.events[j]
 			g := base + j
 			x.ev = append(x.ev, e)
 			x.thread = append(x.thread, ti)
@@ -56,6 +82,9 @@ func newExecution(p *program, traces []*trace) *execution {
 			}
 			if e.rmwR >= 0 {
 				x.rmw.add(base+e.rmwR, g)
+				x.rmwOf = append(x.rmwOf, base+e.rmwR)
+			} else {
+				x.rmwOf = append(x.rmwOf, -1)
 			}
 			for _, d := range e.addr {
 				x.addr.add(base+d, g)
@@ -71,10 +100,12 @@ func newExecution(p *program, traces []*trace) *execution {
 	for i := 0; i < nLoc; i++ {
 		x.int_.add(i, i)
 	}
-	x.IW, x.R, x.W, x.syncSrcu = newSet(n), newSet(n), newSet(n), newSet(n)
-	x.tagSets = map[tag]Set{}
+	x.IW, x.R, x.W, x.syncSrcu = al.set(n), al.set(n), al.set(n), al.set(n)
 	for i := range x.fenceSets {
-		x.fenceSets[i] = newSet(n)
+		x.fenceSets[i] = al.set(n)
+	}
+	for i := range x.tagSets {
+		x.tagSets[i] = al.set(n)
 	}
 	for i, e := range x.ev {
 		switch e.kind {
@@ -90,14 +121,9 @@ func newExecution(p *program, traces []*trace) *execution {
 		if e.tags&tIW != 0 {
 			x.IW.add(i)
 		}
-		for t := tag(1); t != 0 && t <= tIW; t <<= 1 {
-			if e.tags&t != 0 {
-				s, ok := x.tagSets[t]
-				if !ok {
-					s = newSet(n)
-					x.tagSets[t] = s
-				}
-				s.add(i)
+		for b, t := 0, e.tags; t != 0; b, t = b+1, t>>1 {
+			if t&1 != 0 {
+				x.tagSets[b].add(i)
 			}
 		}
 		if e.loc >= 0 {
@@ -110,13 +136,10 @@ func newExecution(p *program, traces []*trace) *execution {
 		}
 	}
 	x.M = x.R.union(x.W)
+	x.ext = x.int_.compl()
+	x.mark = al.mark()
 	return x
 }
 
 // tagged returns the set of events carrying tag t.
-func (x *execution) tagged(t tag) Set {
-	if s, ok := x.tagSets[t]; ok {
-		return s
-	}
-	return newSet(x.n)
-}
+func (x *execution) tagged(t tag) Set { return x.tagSets[bits.TrailingZeros32(uint32(t))] }

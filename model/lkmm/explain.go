@@ -75,29 +75,131 @@ func (x *execution) label(rel *relations, a, b int) string {
 	return "->"
 }
 
-// explain says in words why the model rejected x.
+// explain says in words why the model rejected x: the check, and a
+// cycle of the failing relation spelled out in base relations (po, rf,
+// co, fr), each po step naming the fences it crosses.
 func (x *execution) explain(p *program, out outcome) string {
 	if out.bad.b == nil {
 		return "rejected by " + out.failed
 	}
-	if cyc := out.bad.findCycle(); cyc != nil {
-		var b strings.Builder
-		fmt.Fprintf(&b, "rejected by %s: cycle ", out.failed)
-		for k, e := range cyc {
-			next := cyc[(k+1)%len(cyc)]
-			fmt.Fprintf(&b, "%s -%s-> ", x.describe(p, e), x.label(out.rel, e, next))
-		}
-		b.WriteString(x.describe(p, cyc[0]))
-		return b.String()
-	}
-	for i := 0; i < x.n; i++ {
-		if out.bad.has(i, i) {
-			return fmt.Sprintf("rejected by %s: %s is ordered before itself", out.failed, x.describe(p, i))
+	var cyc []int
+	if c := out.bad.findCycle(); c != nil {
+		cyc = c
+	} else {
+		for i := 0; i < x.n; i++ {
+			if out.bad.has(i, i) {
+				cyc = []int{i}
+				break
+			}
 		}
 	}
-	if pr := out.bad.pairs(); len(pr) > 0 {
-		return fmt.Sprintf("rejected by %s: %s -%s-> %s", out.failed, x.describe(p, pr[0][0]),
-			x.label(out.rel, pr[0][0], pr[0][1]), x.describe(p, pr[0][1]))
+	if cyc == nil {
+		if pr := out.bad.pairs(); len(pr) > 0 {
+			return fmt.Sprintf("rejected by %s: %s", out.failed, x.spell(p, []int{pr[0][0], pr[0][1]}, false))
+		}
+		return "rejected by " + out.failed
 	}
-	return "rejected by " + out.failed
+	// Expand each edge of the cycle into a shortest path of base edges.
+	var path []int
+	for k, a := range cyc {
+		b := cyc[(k+1)%len(cyc)]
+		seg := x.basePath(a, b)
+		if seg == nil {
+			seg = []int{a, b}
+		}
+		path = append(path, seg[:len(seg)-1]...)
+	}
+	path = append(path, path[0])
+	return fmt.Sprintf("rejected by %s: cycle %s", out.failed, x.spell(p, path, true))
+}
+
+// spell prints a path of events with the base relation of each step.
+func (x *execution) spell(p *program, path []int, _ bool) string {
+	var b strings.Builder
+	for k, e := range path {
+		if k > 0 {
+			fmt.Fprintf(&b, " -%s-> ", x.baseLabel(path[k-1], e))
+		}
+		b.WriteString(x.describe(p, e))
+	}
+	return b.String()
+}
+
+// basePath returns a shortest path from a to b (a cycle when a == b)
+// along po, rf, co and fr edges, or nil.
+func (x *execution) basePath(a, b int) []int {
+	fr := x.rf.inv().seq(x.co)
+	// An RCU guarantee is a cycle only once a critical section is read
+	// from its unlock back to its lock.
+	rscsi := x.matchRCU(x.fenceSets[fRcuLock], x.fenceSets[fRcuUnlock]).inv()
+	next := func(u, v int) bool {
+		return x.po.has(u, v) || x.rf.has(u, v) || x.co.has(u, v) || fr.has(u, v) || rscsi.has(u, v)
+	}
+	prev := make([]int, x.n)
+	for i := range prev {
+		prev[i] = -1
+	}
+	queue := []int{a}
+	seen := make([]bool, x.n)
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for v := 0; v < x.n; v++ {
+			if !next(u, v) {
+				continue
+			}
+			if v == b {
+				path := []int{b}
+				for w := u; w != a; w = prev[w] {
+					path = append(path, w)
+				}
+				path = append(path, a)
+				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+					path[i], path[j] = path[j], path[i]
+				}
+				return path
+			}
+			if !seen[v] && v != a {
+				seen[v] = true
+				prev[v] = u
+				queue = append(queue, v)
+			}
+		}
+	}
+	return nil
+}
+
+// baseLabel names the base relation of the step a -> b: rf, co, fr with
+// an e suffix between threads, or po with the fences it crosses.
+func (x *execution) baseLabel(a, b int) string {
+	ext := x.thread[a] != x.thread[b]
+	suffix := ""
+	if ext {
+		suffix = "e"
+	}
+	switch {
+	case x.rf.has(a, b):
+		return "rf" + suffix
+	case x.co.has(a, b):
+		return "co" + suffix
+	case x.rf.inv().seq(x.co).has(a, b):
+		return "fr" + suffix
+	case x.ev[a].kind == evF && x.ev[a].fence == fRcuUnlock && x.ev[b].kind == evF && x.ev[b].fence == fRcuLock:
+		return "rcu-rscs^-1"
+	case x.po.has(a, b):
+		var fences []string
+		for k := a + 1; k < b; k++ {
+			if x.ev[k].kind == evF {
+				fences = append(fences, fenceText[x.ev[k].fence])
+			}
+		}
+		if x.rmw.has(a, b) {
+			return "rmw"
+		}
+		if len(fences) > 0 {
+			return "po[" + strings.Join(fences, ",") + "]"
+		}
+		return "po"
+	}
+	return "->"
 }

@@ -1,6 +1,8 @@
 package lkmm
 
 import (
+	"fmt"
+
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -16,7 +18,14 @@ import (
 type trace struct {
 	events []event
 	regs   map[string]Val // final values of the thread's registers
+
+	writes Set   // (location, value) pairs it writes, numbered by the search
+	needs  []int // pairs its reads need from a write other than the initial one
 }
+
+// maxPaths bounds the paths of one thread (each read of a location with k
+// values multiplies them by k).
+const maxPaths = 1 << 20
 
 type regVal struct {
 	v Val
@@ -70,6 +79,9 @@ func paths(p *program, th *thread, dom [][]Val, loopBound int) ([]trace, bool, e
 				regs[k] = r.v
 			}
 			out = append(out, trace{events: in.events, regs: regs})
+			if len(out) > maxPaths {
+				return nil, false, &errLimit{fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
+			}
 		}
 		// Advance the odometer: the last choice point with an untried
 		// alternative moves on, later ones start again.
@@ -433,6 +445,10 @@ func boolVal(b bool) Val {
 }
 
 func (in *interp) unop(pos litmus.Pos, op string, v Val) Val {
+	if v.isAddr() && op != "!" {
+		in.dead = true // as in binop
+		return Val{}
+	}
 	switch op {
 	case "-":
 		return intVal(-v.N)
@@ -458,7 +474,11 @@ func (in *interp) binop(pos litmus.Pos, op string, x, y Val) Val {
 				return x
 			}
 		}
-		in.fail(pos, "unsupported pointer arithmetic")
+		// Arithmetic on an address: the engine has no pointer
+		// arithmetic (no arrays), and a read may pick an address from
+		// a domain shared with integers on a path no execution takes,
+		// so the path is dropped rather than the test rejected.
+		in.dead = true
 		return Val{}
 	}
 	a, b := x.N, y.N

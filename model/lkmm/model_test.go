@@ -109,7 +109,7 @@ func (b *xbuild) execution(rf [][2]int, co ...[]int) *execution {
 	for _, evs := range b.threads {
 		trs = append(trs, &trace{events: evs, regs: map[string]Val{}})
 	}
-	x := newExecution(p, trs)
+	x := newExecution(p, trs, &arena{}, nil)
 	x.rf, x.co = newRel(x.n), newRel(x.n)
 	for _, pr := range rf {
 		x.rf.add(pr[0], pr[1])

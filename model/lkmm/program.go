@@ -16,6 +16,7 @@ type program struct {
 	index   map[string]int // location name -> index
 	init    []Val          // initial value of each location
 	threads []*thread
+	iw      []event // the initial write of each location, built once
 }
 
 // thread is one process of the test.
@@ -82,6 +83,9 @@ func newProgram(t *litmus.Test) (*program, error) {
 			}
 			if a.Val.Loc != nil && a.Val.Loc.Proc < 0 {
 				addName(a.Val.Loc.Name)
+			}
+			if !a.Val.IsInt && a.Val.Loc == nil && a.Val.Sym != "" {
+				addName(a.Val.Sym) // "0:r1=x": the address of x
 			}
 		})
 	}

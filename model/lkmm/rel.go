@@ -74,23 +74,79 @@ func (s Set) each(f func(int)) {
 }
 
 // Rel is a binary relation over the n events of one execution: row i is
-// the set of j with (i, j) in the relation.
+// the set of j with (i, j) in the relation. The result of an operation
+// takes its words from the arena of its first operand, when it has one.
 type Rel struct {
 	n, w int
 	b    []uint64
+	al   *arena
 }
 
-func newRel(n int) Rel {
-	w := (n + 63) / 64
-	return Rel{n: n, w: w, b: make([]uint64, n*w)}
+func newRel(n int) Rel { return (*arena)(nil).rel(n) }
+
+// arena hands out the words of relations. The model computes a few
+// hundred relations per candidate execution and drops them all; an arena
+// reset between candidates makes that free of garbage. A nil arena
+// allocates from the heap.
+type arena struct {
+	chunks [][]uint64
+	ci     int // current chunk
+	off    int // next free word in it
 }
+
+// arenaMark is a point to reset an arena to.
+type arenaMark struct{ ci, off int }
+
+func (a *arena) mark() arenaMark { return arenaMark{a.ci, a.off} }
+
+// reset frees everything allocated since m.
+func (a *arena) reset(m arenaMark) { a.ci, a.off = m.ci, m.off }
+
+func (a *arena) words(k int) []uint64 {
+	if a == nil {
+		return make([]uint64, k)
+	}
+	for {
+		if a.ci < len(a.chunks) {
+			c := a.chunks[a.ci]
+			if a.off+k <= len(c) {
+				s := c[a.off : a.off+k : a.off+k]
+				a.off += k
+				clear(s)
+				return s
+			}
+			if a.ci+1 < len(a.chunks) {
+				a.ci, a.off = a.ci+1, 0
+				continue
+			}
+		}
+		size := max(1<<14, 4*k)
+		a.chunks = append(a.chunks, make([]uint64, size))
+		a.ci, a.off = len(a.chunks)-1, 0
+	}
+}
+
+// rel returns an empty relation over n events.
+func (a *arena) rel(n int) Rel {
+	w := (n + 63) / 64
+	return Rel{n: n, w: w, b: a.words(n * w), al: a}
+}
+
+func (r Rel) blank() Rel { return r.al.rel(r.n) }
+
+// set returns an empty set of n events.
+func (a *arena) set(n int) Set { return Set(a.words((n + 63) / 64)) }
 
 func (r Rel) row(i int) Set { return Set(r.b[i*r.w : (i+1)*r.w]) }
 
 func (r Rel) has(i, j int) bool { return r.b[i*r.w+j>>6]&(1<<(uint(j)&63)) != 0 }
 func (r Rel) add(i, j int)      { r.b[i*r.w+j>>6] |= 1 << (uint(j) & 63) }
 
-func (r Rel) clone() Rel { return Rel{n: r.n, w: r.w, b: append([]uint64(nil), r.b...)} }
+func (r Rel) clone() Rel {
+	u := r.blank()
+	copy(u.b, r.b)
+	return u
+}
 
 func (r Rel) empty() bool {
 	for _, x := range r.b {
@@ -132,8 +188,21 @@ func (r Rel) minus(s Rel) Rel {
 
 // seq returns the composition r ; s.
 func (r Rel) seq(s Rel) Rel {
-	u := newRel(r.n)
+	u := r.blank()
 	w := r.w
+	if w == 1 {
+		// One word per row: the common case of executions with at most
+		// 64 events.
+		for i, x := range r.b {
+			var out uint64
+			for x != 0 {
+				out |= s.b[bits.TrailingZeros64(x)]
+				x &= x - 1
+			}
+			u.b[i] = out
+		}
+		return u
+	}
 	for i := 0; i < r.n; i++ {
 		out := u.b[i*w : (i+1)*w]
 		for wi, x := range r.b[i*w : (i+1)*w] {
@@ -159,7 +228,17 @@ func seqs(r Rel, rs ...Rel) Rel {
 
 // inv returns r^-1.
 func (r Rel) inv() Rel {
-	u := newRel(r.n)
+	u := r.blank()
+	if r.w == 1 {
+		for i, x := range r.b {
+			for x != 0 {
+				j := bits.TrailingZeros64(x)
+				x &= x - 1
+				u.b[j] |= 1 << uint(i)
+			}
+		}
+		return u
+	}
 	for i := 0; i < r.n; i++ {
 		r.row(i).each(func(j int) { u.add(j, i) })
 	}
@@ -178,7 +257,22 @@ func (r Rel) opt() Rel {
 // plus returns the transitive closure r+.
 func (r Rel) plus() Rel {
 	u := r.clone()
+	if r.empty() {
+		return u
+	}
 	w := r.w
+	if w == 1 {
+		b := u.b
+		for k := range b {
+			bit, rk := uint64(1)<<uint(k), b[k]
+			for i := range b {
+				if b[i]&bit != 0 {
+					b[i] |= rk
+				}
+			}
+		}
+		return u
+	}
 	for k := 0; k < r.n; k++ {
 		rk := u.b[k*w : (k+1)*w]
 		bit := uint64(1) << (uint(k) & 63)
@@ -199,7 +293,19 @@ func (r Rel) star() Rel { return r.plus().opt() }
 
 // restrict returns [s] ; r ; [t]; a nil set means every event.
 func (r Rel) restrict(s, t Set) Rel {
-	u := newRel(r.n)
+	u := r.blank()
+	if r.w == 1 {
+		mask := ^uint64(0)
+		if t != nil {
+			mask = t[0]
+		}
+		for i, x := range r.b {
+			if s == nil || s[0]&(1<<uint(i)) != 0 {
+				u.b[i] = x & mask
+			}
+		}
+		return u
+	}
 	for i := 0; i < r.n; i++ {
 		if s != nil && !s.has(i) {
 			continue
@@ -240,6 +346,14 @@ func (r Rel) rng() Set {
 
 // irreflexive reports whether no (i, i) is in r.
 func (r Rel) irreflexive() bool {
+	if r.w == 1 {
+		for i, x := range r.b {
+			if x&(1<<uint(i)) != 0 {
+				return false
+			}
+		}
+		return true
+	}
 	for i := 0; i < r.n; i++ {
 		if r.has(i, i) {
 			return false
@@ -248,8 +362,30 @@ func (r Rel) irreflexive() bool {
 	return true
 }
 
-// acyclic reports whether r has no cycle.
-func (r Rel) acyclic() bool { return r.findCycle() == nil }
+// acyclic reports whether r has no cycle. With one word per row it peels
+// sources off the graph (a cycle remains when no event is left without a
+// predecessor); otherwise it looks for an event reaching itself in r+.
+func (r Rel) acyclic() bool {
+	if r.w != 1 {
+		return r.plus().irreflexive()
+	}
+	left := ^uint64(0) >> uint(64-r.n)
+	if r.n == 0 {
+		return true
+	}
+	for left != 0 {
+		var targets uint64
+		for x := left; x != 0; x &= x - 1 {
+			targets |= r.b[bits.TrailingZeros64(x)]
+		}
+		sources := left &^ targets
+		if sources == 0 {
+			return false
+		}
+		left &^= sources
+	}
+	return true
+}
 
 // findCycle returns the events of one cycle of r in order, or nil when r
 // is acyclic. It is a depth-first search with colours; the cycle found is
@@ -304,8 +440,8 @@ func (r Rel) findCycle() []int {
 }
 
 // cross returns s * t.
-func cross(n int, s, t Set) Rel {
-	u := newRel(n)
+func (a *arena) cross(n int, s, t Set) Rel {
+	u := a.rel(n)
 	for i := 0; i < n; i++ {
 		if s.has(i) {
 			copy(u.row(i), t)
@@ -315,8 +451,8 @@ func cross(n int, s, t Set) Rel {
 }
 
 // ident returns [s], the identity on s.
-func ident(n int, s Set) Rel {
-	u := newRel(n)
+func (a *arena) ident(n int, s Set) Rel {
+	u := a.rel(n)
 	s.each(func(i int) { u.add(i, i) })
 	return u
 }

@@ -1,6 +1,7 @@
 package lkmm
 
 import (
+	"encoding/binary"
 	"sort"
 	"strconv"
 
@@ -57,7 +58,9 @@ func newCondEval(p *program) (*condEval, error) {
 	if p.test.Cond != nil {
 		c.prop, c.quant = p.test.Cond.Prop, p.test.Cond.Quant
 	} else {
-		c.quant = litmus.Exists
+		// herd reads a missing condition as "forall true"
+		// (ConstrGen.constr_true).
+		c.quant = litmus.Forall
 	}
 	seen := map[string]bool{}
 	var err error
@@ -191,6 +194,16 @@ func (c *condEval) observe(f final) State {
 		st[i] = Binding{Loc: o.key(), Val: c.value(o, f).format(c.p.names)}
 	}
 	return st
+}
+
+// key appends a compact encoding of the observed values of f to buf.
+func (c *condEval) key(f final, buf []byte) []byte {
+	for _, o := range c.observed {
+		v := c.value(o, f)
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(v.Sym))
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(v.N))
+	}
+	return buf
 }
 
 // stateLess orders states as herd does: location by location, integers
