@@ -15,7 +15,8 @@ import (
 	"github.com/litmus-dev/litmus/model"
 )
 
-var checkFlags struct {
+// checkOptions are check's flags.
+type checkOptions struct {
 	runOptions
 	json         bool
 	allowUnknown bool
@@ -23,6 +24,8 @@ var checkFlags struct {
 	verbose      bool
 	progress     bool
 }
+
+var checkFlags checkOptions
 
 func init() {
 	register(&Command{
@@ -63,10 +66,7 @@ Flags:
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &checkFlags
-			*f = struct {
-				runOptions
-				json, allowUnknown, time, verbose, progress bool
-			}{}
+			*f = checkOptions{}
 			addRunFlags(fs, &f.runOptions)
 			fs.BoolVar(&f.json, "json", false, "print JSON Lines")
 			fs.BoolVar(&f.allowUnknown, "allow-unknown", false, "do not fail on Unknown verdicts")
