@@ -99,3 +99,46 @@ func TestFmtRoundTrip(t *testing.T) {
 	_, _, code := run(t, "fmt", "testdata/in/bad-syntax.litmus")
 	require.Equal(t, exitUsage, code)
 }
+
+func TestExplainDot(t *testing.T) {
+	out, errOut, code := run(t, "explain", "--model", "tso", "--dot", "-", "../../testdata/nospace-mirror-after.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	dot := out[strings.Index(out, "digraph"):]
+	require.Contains(t, dot, "subgraph cluster_P0")
+	require.Contains(t, dot, "subgraph cluster_P1")
+	// P1 reads nospace=0 from the initial state, while P0's store is
+	// still buffered: the witness's key reads-from edge.
+	require.Regexp(t, regexp.MustCompile(`init -> s\d+ \[label="rf"`), dot)
+	golden(t, "explain/nospace-mirror-after-tso.dot", dot)
+}
+
+func TestExplainState(t *testing.T) {
+	out, errOut, code := run(t, "explain", "--model", "sc", "--state", "0:r0=1 /\\ 1:r3=0", "../../testdata/nospace.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "An execution reaching the final state 0:r0=1 /\\ 1:r3=0:")
+	_, errOut, code = run(t, "explain", "--state", "0:r0=", "../../testdata/nospace.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "--state")
+}
+
+func TestDiffExitCodes(t *testing.T) {
+	out, _, code := run(t, "diff", "--model", "tso", "../../testdata/nospace.litmus", "../../testdata/nospace-mirror-after.litmus")
+	require.Equal(t, exitCheck, code, "a bad outcome became reachable")
+	require.Contains(t, out, "tso: Never -> Sometimes (CHANGED)")
+	require.Contains(t, out, "+ 0:r0=0; 0:r1=0; 1:r3=0;")
+	_, _, code = run(t, "diff", "--model", "tso", "../../testdata/nospace-mirror-after.litmus", "../../testdata/nospace.litmus")
+	require.Equal(t, exitOK, code, "a fix is not a regression")
+}
+
+func TestVersion(t *testing.T) {
+	out, _, code := run(t, "version")
+	require.Equal(t, exitOK, code)
+	require.True(t, strings.HasPrefix(out, "litmus "), out)
+}
+
+func TestCheckJSONParseError(t *testing.T) {
+	out, _, code := run(t, "check", "--json", "testdata/in/bad-syntax.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, out, `"observation":"Error"`)
+	require.Regexp(t, regexp.MustCompile(`"error":"testdata/in/bad-syntax.litmus:\d+:\d+: `), out)
+}
