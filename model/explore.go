@@ -44,9 +44,10 @@ type search struct {
 	elapsed     time.Duration
 }
 
-// maxArena bounds the visited set's memory: a search that needs more
-// ends in Unknown rather than exhausting the machine.
-const maxArena = 1536 << 20
+// maxBytes bounds the search's memory (visited set, parents, edges): a
+// search that needs more ends in Unknown rather than exhausting the
+// machine.
+const maxBytes = 1536 << 20
 
 func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 	start := time.Now()
@@ -76,8 +77,8 @@ func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 				sr.unknown = "timeout"
 				break
 			}
-			if len(sr.set.arena) > maxArena {
-				sr.unknown = fmt.Sprintf("memory limit (%d MiB of states)", maxArena>>20)
+			if sr.bytes() > maxBytes {
+				sr.unknown = fmt.Sprintf("memory limit (%d MiB for %d states)", maxBytes>>20, sr.set.Len())
 				break
 			}
 		}
@@ -149,13 +150,16 @@ func (sr *search) state(id int) *mstate {
 	return s
 }
 
-// bytesPerState is the visited set's memory, plus parents and actions,
-// per state.
+// bytes is the memory the search holds: the visited set, parents,
+// actions and edges.
+func (sr *search) bytes() int64 {
+	return sr.set.bytes() + int64(cap(sr.parent))*4 + int64(cap(sr.via))*4 + int64(cap(sr.edgeFrom)+cap(sr.edgeTo))*4
+}
+
+// bytesPerState is bytes per state.
 func (sr *search) bytesPerState() float64 {
-	n := sr.set.Len()
-	if n == 0 {
-		return 0
+	if n := sr.set.Len(); n > 0 {
+		return float64(sr.bytes()) / float64(n)
 	}
-	b := sr.set.bytes() + int64(cap(sr.parent))*4 + int64(cap(sr.via))*4
-	return float64(b) / float64(n)
+	return 0
 }
