@@ -144,9 +144,10 @@ type Result struct {
 	// "exists (0:r0=0 /\ 1:r0=0)"; empty when the test has none.
 	Condition string
 	// Witness is the shortest trace to a final state that explains the
-	// verdict: one where the proposition holds for exists and for
-	// Options.WitnessFor, one where it fails for ~exists and forall. Nil
-	// when there is none or witnesses were turned off.
+	// verdict: one where the proposition holds for exists, for ~exists
+	// (the state that makes the test fail) and for Options.WitnessFor;
+	// one where it fails for forall. Nil when there is none or witnesses
+	// were turned off.
 	Witness *Trace
 	// Violations lists the test's invariants that fail in some reachable
 	// state, each with the shortest trace to its first violation.

@@ -167,11 +167,10 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 			if witnessFor != nil {
 				return witnessFor.eval(s)
 			}
-			holds := cond.eval(s)
-			if t.Cond.Quant == litmus.Exists {
-				return holds
-			}
-			return !holds
+			// exists P and ~exists P are explained by a state where P
+			// holds (for ~exists, the state that makes the test fail);
+			// forall P by one where it fails.
+			return cond.eval(s) != (t.Cond.Quant == litmus.Forall)
 		}
 		best := -1
 		for _, o := range outs {

@@ -367,3 +367,33 @@ Condition exists (0:r0=0 /\ 1:r0=0)
 Observation SB Sometimes 1 3
 `, b.String())
 }
+
+// TestWitnessQuantifiers: ~exists is explained by a state where its
+// proposition holds, forall by one where it fails.
+func TestWitnessQuantifiers(t *testing.T) {
+	notExists := strings.Replace(sb, "exists (", "~exists (", 1)
+	res := run(t, notExists, TSO, Options{})
+	require.Equal(t, "Forbidden", res.Kind)
+	require.False(t, res.Ok)
+	require.NotNil(t, res.Witness)
+	zeros := 0
+	for _, st := range res.Witness.Steps {
+		if st.Read != nil && st.Read.Int == 0 {
+			zeros++
+		}
+	}
+	require.Equal(t, 2, zeros, "both loads read 0:\n%s", res.Witness)
+	res = run(t, notExists, SC, Options{})
+	require.True(t, res.Ok)
+	require.Nil(t, res.Witness)
+
+	forall := strings.Replace(sb, `exists (0:r0=0 /\ 1:r0=0)`, `forall (0:r0=1 \/ 1:r0=1)`, 1)
+	res = run(t, forall, TSO, Options{})
+	require.Equal(t, "Required", res.Kind)
+	require.False(t, res.Ok)
+	require.NotNil(t, res.Witness)
+	res = run(t, forall, SC, Options{})
+	require.True(t, res.Ok)
+	require.Equal(t, Always, res.Verdict)
+	require.Nil(t, res.Witness)
+}
