@@ -455,14 +455,19 @@ type (
 	}
 )
 
-func (p *AtomProp) Pos() Pos  { return p.Loc.Pos() }
-func (p *AtomProp) End() Pos  { return p.Val.End() }
-func (p *NotProp) Pos() Pos   { return p.Tilde }
-func (p *NotProp) End() Pos   { return p.X.End() }
-func (p *BinProp) Pos() Pos   { return p.X.Pos() }
-func (p *BinProp) End() Pos   { return p.Y.End() }
-func (p *BoolProp) Pos() Pos  { return p.ValuePos }
-func (p *BoolProp) End() Pos  { return p.ValuePos + 4 }
+func (p *AtomProp) Pos() Pos { return p.Loc.Pos() }
+func (p *AtomProp) End() Pos { return p.Val.End() }
+func (p *NotProp) Pos() Pos  { return p.Tilde }
+func (p *NotProp) End() Pos  { return p.X.End() }
+func (p *BinProp) Pos() Pos  { return p.X.Pos() }
+func (p *BinProp) End() Pos  { return p.Y.End() }
+func (p *BoolProp) Pos() Pos { return p.ValuePos }
+func (p *BoolProp) End() Pos {
+	if p.Value {
+		return p.ValuePos + 4 // true
+	}
+	return p.ValuePos + 5 // false
+}
 func (p *ParenProp) Pos() Pos { return p.Lparen }
 func (p *ParenProp) End() Pos { return p.Rparen + 1 }
 

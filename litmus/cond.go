@@ -37,6 +37,10 @@ func (p *parser) parseFinal() {
 				p.error(c.Pos(), "more than one final condition")
 			}
 			t.Cond = c
+		case p.is(";"):
+			// A stray ';' after the condition, as in "exists (...);",
+			// which herd accepts and some kernel tests have.
+			p.next()
 		default:
 			p.errorExpected("exists, ~exists, forall, locations, filter or invariant")
 			p.next()
@@ -97,6 +101,8 @@ func (p *parser) parseLocations() []*LocRef {
 //
 //	Prop = OrProp [ "=>" Prop ] .
 func (p *parser) parseProp() Prop {
+	p.enter()
+	defer p.leave()
 	x := p.parseOrProp()
 	if p.is("=>") {
 		p.next()
@@ -134,6 +140,8 @@ func (p *parser) parseAndProp() Prop {
 //
 //	NotProp = ( "~" | "not" ) NotProp | "(" Prop ")" | "true" | "false" | Atom .
 func (p *parser) parseNotProp() Prop {
+	p.enter()
+	defer p.leave()
 	pos := p.pos
 	switch {
 	case p.is("~") || p.isIdent("not"):

@@ -61,7 +61,22 @@ type parser struct {
 	prevEnd int // byte offset just after the previous token
 
 	lastErrLine int
+	depth       int // nesting of expressions, statements and propositions
 }
+
+// maxDepth bounds nesting, so that "((((..." cannot exhaust the stack.
+const maxDepth = 500
+
+// enter records one more level of nesting; leave undoes it.
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.error(p.pos, "nesting too deep")
+		panic(bailout{})
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
 
 // errorAt records an error at byte offset off.
 func (p *parser) errorAt(off int, msg string) { p.error(Pos(off+1), msg) }
@@ -256,6 +271,9 @@ func (p *parser) parseHeader() int {
 	}
 	p.test.Name, p.test.NamePos = string(p.src[off:end]), Pos(off+1)
 	off = p.skipBlank(end, true)
+	if off < len(p.src) && p.src[off] == '"' {
+		return off // the doc string may share the header line
+	}
 	if off < len(p.src) && p.src[off] != '\n' {
 		p.errorAt(off, "unexpected "+p.describeAt(off)+" after test name")
 		for off < len(p.src) && p.src[off] != '\n' {

@@ -147,7 +147,11 @@ func (p *parser) parseBlock(body bool) *BlockStmt {
 	return b
 }
 
-// parseStmtList parses { Stmt } up to a '}' or EOF.
+// parseStmtList parses
+//
+//	StmtList = { Decl | Stmt } .
+//
+// up to a '}' or EOF.
 func (p *parser) parseStmtList() []Stmt {
 	var list []Stmt
 	for !p.is("}") && p.tok != tEOF {
@@ -270,6 +274,8 @@ func (p *parser) syncStmt() {
 //	Stmt = Block | IfStmt | WhileStmt | DoWhileStmt | ForStmt
 //	     | "break" ";" | "continue" ";" | ";" | SimpleStmt ";" .
 func (p *parser) parseStmt() Stmt {
+	p.enter()
+	defer p.leave()
 	switch {
 	case p.is("{"):
 		return p.parseBlock(false)
@@ -392,8 +398,12 @@ func (p *parser) parseIf() Stmt {
 	return s
 }
 
-// parseBody parses the statement under if, else, while, do or for; a
-// missing one becomes an EmptyStmt so that End always works.
+// parseBody parses
+//
+//	Body = Stmt .
+//
+// the statement under if, else, while, do or for; a missing one becomes
+// an EmptyStmt so that End always works.
 func (p *parser) parseBody() Stmt {
 	pos := p.pos
 	if p.isTypeStart() {
@@ -407,7 +417,9 @@ func (p *parser) parseBody() Stmt {
 	return &EmptyStmt{Semi: pos}
 }
 
-// parseParenCond parses "(" Expr ")".
+// parseParenCond parses
+//
+//	ParenCond = "(" Expr ")" .
 func (p *parser) parseParenCond() Expr {
 	p.expect("(")
 	x := p.parseExpr()

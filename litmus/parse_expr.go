@@ -28,6 +28,8 @@ var binaryPrec = map[string]int{
 //
 //	Expr = BinaryExpr [ "?" Expr ":" Expr ] .
 func (p *parser) parseExpr() Expr {
+	p.enter()
+	defer p.leave()
 	x := p.parseBinary(1)
 	if p.is("?") {
 		p.next()
@@ -69,6 +71,8 @@ func (p *parser) parseBinary(prec int) Expr {
 // A minus sign before an integer literal folds into the literal, so that
 // -1 is the IntLit -1 as in the init block and the condition.
 func (p *parser) parseUnary() Expr {
+	p.enter()
+	defer p.leave()
 	if p.tok == tOp {
 		switch p.lit {
 		case "-", "+", "!", "~", "*", "&":
@@ -131,8 +135,9 @@ func (p *parser) parsePostfix() Expr {
 	return x
 }
 
-// parsePrimary parses a name, a literal, a call or a parenthesised
-// expression.
+// parsePrimary parses
+//
+//	PrimaryExpr = Ident | Int | Call | "(" Expr ")" .
 func (p *parser) parsePrimary() Expr {
 	pos := p.pos
 	switch {

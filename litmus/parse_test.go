@@ -49,6 +49,8 @@ func TestValidC(t *testing.T) {
 		";",
 		"// a comment\n/* another */ r0 = 1; /* trailing */",
 		"smp_mb();\n\tWRITE_ONCE(*x, 1);",
+		"intptr_t r4 = (r1 == r4); if (r4) { intptr_t r2 = READ_ONCE(*y); }",
+		"r1 = lockless_dereference(*x); smp_read_barrier_depends(); r2 = READ_ONCE(*r1);",
 	} {
 		src := cTest(body)
 		tst, err := Parse("t.litmus", []byte(src))
@@ -86,6 +88,11 @@ func TestInvalidSnippets(t *testing.T) {
 		{"X86 t\n{}\n P0 ;\n LOCK ;\n", "expected instruction after LOCK"},
 		{"X86_64 t\n{}\n P0 ;\n movl $1,(x ;\n", "expected ( in operand '(x'"},
 		{"X86_64 t\n{}\n P0 ;\n movl %zz:0(%rax),%eax ;\n", "expected segment register"},
+		// Forms that kernel tests use and herd accepts.
+		{"C t\n{ 0:r3=x2; x1=y1; }\nP0(int *x) { }\nexists (0:r0=1:r0 \\/ (* a comment *)\n\tx=1 \\/ ~x=y);\n", ""},
+		{"C t\n{}\nP0(int *x) { }\nlocations [0:r1]\nexists (x=1) (* trailing *)\n", ""},
+		{"X86 SB \"Fre PodWR Fre PodWR\"\n{}\n P0 ;\n MFENCE ;\n", ""},
+		{"C t extra\n{}\n", "unexpected \"extra\" after test name"},
 	} {
 		_, err := Parse("t.litmus", []byte(tc.src))
 		if tc.want == "" {
@@ -96,6 +103,23 @@ func TestInvalidSnippets(t *testing.T) {
 		require.Contains(t, err.Error(), tc.want, "source %q", tc.src)
 		require.True(t, strings.HasPrefix(err.Error(), "t.litmus:"), "no file:line:col in %q", err)
 	}
+}
+
+// TestDeepNesting checks that deep nesting is an error, not a crash.
+func TestDeepNesting(t *testing.T) {
+	for _, src := range []string{
+		cTest("r0 = " + strings.Repeat("(", 100000) + "1;"),
+		cTest("r0 = " + strings.Repeat("- ", 100000) + "1;"),
+		cTest(strings.Repeat("{", 100000)),
+		cTest(strings.Repeat("if (1) ", 100000) + ";"),
+		"C t\n{}\nexists " + strings.Repeat("~(", 100000),
+	} {
+		_, err := Parse("t.litmus", []byte(src))
+		require.ErrorContains(t, err, "nesting too deep")
+	}
+	// Reasonable nesting is fine.
+	_, err := Parse("t.litmus", []byte(cTest("r0 = "+strings.Repeat("(", 100)+"1"+strings.Repeat(")", 100)+";")))
+	require.NoError(t, err)
 }
 
 // TestTooManyErrors checks that Parse stops after ten errors.

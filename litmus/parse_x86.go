@@ -103,7 +103,9 @@ func splitCells(src []byte, off, end int) []cell {
 	return cells
 }
 
-// x86Header reads the process names of the first row.
+// x86Header parses the first row
+//
+//	Header = "P" Int { "|" "P" Int } ";" .
 func (p *parser) x86Header(cells []cell) {
 	for i, c := range cells {
 		id, ok := procID(c.text)
@@ -124,7 +126,9 @@ func quoteCell(s string) string {
 	return "'" + s + "'"
 }
 
-// x86Row reads one row of instructions, one cell per process.
+// x86Row parses one row of instructions, one cell per process
+//
+//	Row = Cell { "|" Cell } ";" .
 func (p *parser) x86Row(cells []cell) {
 	for i, c := range cells {
 		if c.text == "" {

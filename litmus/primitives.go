@@ -146,6 +146,7 @@ const (
 	srcAtomicT = "Documentation/atomic_t.txt"
 	srcBitops  = "Documentation/atomic_bitops.txt"
 	srcRef     = "Documentation/core-api/refcount-vs-atomic.rst"
+	srcMB      = "Documentation/memory-barriers.txt"
 )
 
 var (
@@ -349,6 +350,19 @@ func buildTable() map[string]*Primitive {
 	ref("refcount_dec_and_test", argsP, 0, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
 
 	add(Primitive{Name: "cpu_relax", Loc: -1, Kind: KNop, Source: "arch/x86/include/asm/vdso/processor.h (a pause hint, no ordering)"})
+
+	// Primitives of older kernels that older litmus tests still use.
+	// lockless_dereference(p) was READ_ONCE(p) plus
+	// smp_read_barrier_depends() and became READ_ONCE in v4.15, when
+	// READ_ONCE itself started to order dependent accesses (Alpha's
+	// barrier moved into it); smp_read_barrier_depends() was then a
+	// no-op everywhere but Alpha and was removed in v5.9. The LKMM orders
+	// address dependencies from marked loads, so under it
+	// lockless_dereference is rcu_dereference and the barrier does
+	// nothing (Documentation/memory-barriers.txt, "Data dependency
+	// barriers (historical)").
+	add(Primitive{Name: "lockless_dereference", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcMB + " (historical; now rcu_dereference)"})
+	add(Primitive{Name: "smp_read_barrier_depends", Loc: -1, Kind: KNop, Source: srcMB + " (historical; a no-op under the LKMM)"})
 
 	// Fill in Loc for rows that left it to us: the first pointer or
 	// lvalue argument.
