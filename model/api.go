@@ -246,7 +246,7 @@ type Stats struct {
 	States        int64         // distinct states visited
 	Transitions   int64         // steps taken
 	BytesPerState float64       // bytes of visited-set storage per state
-	Elapsed       time.Duration // wall time of the search
+	Elapsed       time.Duration // wall time of the whole Check
 	Engine        string        // "plain" or "reduced"
 }
 

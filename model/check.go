@@ -2,7 +2,7 @@ package model
 
 import (
 	"context"
-	"fmt"
+	"encoding/binary"
 	"sort"
 	"time"
 
@@ -30,6 +30,7 @@ func newMemModel(m Model) memModel {
 }
 
 func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	start := time.Now()
 	p, err := compile(t)
 	if err != nil {
 		return nil, err
@@ -96,14 +97,17 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 	// Final states, projected and deduplicated; the first state found for
 	// each outcome is kept for witnesses.
 	type outcome struct {
-		vals []val
-		id   int
+		vals  []val
+		id    int
+		holds bool // the condition's proposition holds
 	}
 	seen := map[string]int{}
 	var outs []outcome
 	var stuckIDs []int
+	scratch := mc.blank()
+	var key []byte
 	for _, id := range sr.terminals {
-		s := sr.state(id)
+		s := sr.decode(id, scratch)
 		if !mc.final(s) {
 			stuckIDs = append(stuckIDs, id)
 			continue
@@ -112,25 +116,25 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 			continue
 		}
 		vals := make([]val, len(obs))
-		k := make([]byte, 0, 8*len(obs))
+		key = key[:0]
 		for i, o := range obs {
 			vals[i] = o.get(s)
-			k = fmt.Appendf(k, "%d,", vals[i])
+			key = binary.AppendVarint(key, vals[i])
 		}
-		if _, dup := seen[string(k)]; !dup {
-			seen[string(k)] = len(outs)
-			outs = append(outs, outcome{vals, id})
+		if _, dup := seen[string(key)]; !dup {
+			seen[string(key)] = len(outs)
+			holds := cond == nil || cond.eval(s)
+			outs = append(outs, outcome{vals, id, holds})
 		}
 	}
 	sort.Slice(outs, func(i, j int) bool { return lessVals(p, outs[i].vals, outs[j].vals) })
 	for _, o := range outs {
 		st := State{Values: make([]LocValue, len(obs))}
-		for i, k := range obs {
-			st.Values[i] = LocValue{Loc: k.String(), Val: p.value(o.vals[i])}
+		for i := range obs {
+			st.Values[i] = LocValue{Loc: res.Locs[i], Val: p.value(o.vals[i])}
 		}
 		res.States = append(res.States, st)
-		s := sr.state(o.id)
-		if cond == nil || cond.eval(s) {
+		if o.holds {
 			res.Positive++
 		} else {
 			res.Negative++
@@ -174,7 +178,7 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 		}
 		best := -1
 		for _, o := range outs {
-			if (best < 0 || o.id < best) && want(sr.state(o.id)) {
+			if (best < 0 || o.id < best) && want(sr.decode(o.id, scratch)) {
 				best = o.id
 			}
 		}
@@ -201,6 +205,7 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 		res.Violations = append(res.Violations, v)
 	}
 	res.Stuck = mc.stuck(sr, stuckIDs)
+	res.Stats.Elapsed = time.Since(start)
 	return res, nil
 }
 

@@ -143,7 +143,13 @@ func (sr *search) path(id int) []action {
 	return rev
 }
 
-// state decodes state id.
+// decode decodes state id into s and returns s.
+func (sr *search) decode(id int, s *mstate) *mstate {
+	decode(sr.set.get(id), s)
+	return s
+}
+
+// state decodes state id into a new state.
 func (sr *search) state(id int) *mstate {
 	s := sr.m.blank()
 	decode(sr.set.get(id), s)

@@ -90,8 +90,9 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 	radj := csr(n, sr.edgeTo, sr.edgeFrom)
 	canFinish := make([]bool, n)
 	var queue []uint32
+	scratch := m.blank()
 	for _, id := range sr.terminals {
-		if m.final(sr.state(id)) {
+		if m.final(sr.decode(id, scratch)) {
 			canFinish[id] = true
 			queue = append(queue, uint32(id))
 		}
@@ -118,7 +119,7 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			s := sr.state(int(v))
+			s := sr.decode(int(v), scratch)
 			for t := range s.th {
 				if m.done(s, t) {
 					finishes[t] = true
