@@ -217,7 +217,7 @@ const (
 type Step struct {
 	Kind   StepKind
 	Thread int
-	Pos    litmus.Position // the instruction's source position
+	Pos    litmus.Position // the instruction's source position (a drain: the store's)
 	Text   string          // the instruction as written, e.g. "r0 = READ_ONCE(*y)"
 	Loc    string          // the location read or written, if any
 	Read   *Value          // the value read, if the step read memory
