@@ -73,8 +73,10 @@ func wideProgram(t *rapid.T) string {
 }
 
 // TestSmokeWide runs random programs over most of the language on every
-// model: no panic, no error, SC ⊆ TSO ⊆ PSO, and a search that ends
-// (possibly Unknown at the state limit) with stuck states explained.
+// model: no panic, no error, SC ⊆ TSO ⊆ PSO, the reduced search equal to
+// the plain one (final states, and whether something is stuck), and a
+// search that ends (possibly Unknown at the state limit) with stuck states
+// explained.
 func TestSmokeWide(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		src := wideProgram(t)
@@ -96,6 +98,14 @@ func TestSmokeWide(t *testing.T) {
 			if res.Verdict == Unknown {
 				complete = false
 				continue
+			}
+			if res.Stats.Engine == "reduced" {
+				plain, err := Check(context.Background(), test, m, Options{MaxStates: 200_000, Plain: true})
+				require.NoError(t, err)
+				if plain.Verdict != Unknown {
+					require.Equal(t, stateLines(plain), stateLines(res), "%s reduced != plain\n%s", m, src)
+					require.Equal(t, len(plain.Stuck) > 0, len(res.Stuck) > 0, "%s: stuck states differ\n%s", m, src)
+				}
 			}
 			cur := map[string]bool{}
 			for _, s := range stateLines(res) {
