@@ -86,7 +86,7 @@ type Options struct {
 }
 
 // DefaultMaxStates is the state limit when Options.MaxStates is 0.
-const DefaultMaxStates = 20_000_000
+const DefaultMaxStates = 5_000_000
 
 // Verdict is herd's observation: whether the condition's proposition holds
 // in no, some or all reachable final states, or Unknown when the search
