@@ -288,6 +288,12 @@ exists (0:r0=1)
 	require.Equal(t, Unknown, res.Verdict)
 	require.Equal(t, "timeout", res.Reason)
 
+	// A loop that keeps storing grows the store buffer without bound.
+	storing := strings.Replace(src, "r0 = r0 + 1;", "{ r0 = r0 + 1; WRITE_ONCE(*x, r0); }", 1)
+	res = run(t, storing, TSO, Options{})
+	require.Equal(t, Unknown, res.Verdict)
+	require.Contains(t, res.Reason, "store buffer grew past")
+
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	test, err := parseSrc("t.litmus", src)

@@ -49,6 +49,12 @@ type search struct {
 // machine.
 const maxBytes = 1536 << 20
 
+// maxBuffer bounds a store buffer's length. The machines' buffers are
+// unbounded, as in the models; a program that stores in a loop without a
+// fence would make states ever longer, so past this length the search ends
+// in Unknown. Litmus tests need a handful of entries.
+const maxBuffer = 64
+
 func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 	start := time.Now()
 	sr := &search{m: m, set: newStateSet(), goalHit: -1, reduced: o.reduced}
@@ -100,6 +106,10 @@ func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 			if err := m.apply(cur, a, next, nil); err != nil {
 				return nil, err
 			}
+			if !a.isDrain() && len(next.th[a.thread()].buf) > maxBuffer {
+				sr.unknown = fmt.Sprintf("a store buffer grew past %d entries (P%d stores in a loop without a fence?)", maxBuffer, m.p.threads[a.thread()].id)
+				break
+			}
 			key = encode(key[:0], next)
 			nid, isNew := sr.set.insert(key)
 			sr.transitions++
@@ -112,6 +122,9 @@ func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 				sr.via = append(sr.via, a)
 				sr.checkInv(o, next, nid)
 			}
+		}
+		if sr.unknown != "" {
+			break
 		}
 		if sr.set.Len() > o.maxStates {
 			sr.unknown = fmt.Sprintf("state limit (%d states)", o.maxStates)
