@@ -46,7 +46,9 @@ import "math/bits"
 // for D_i, an empty D_i waits for T_i, a lock for any agent that may still
 // write the lock, a grace period for any agent that may still write its
 // domain). Under PSO, D_i in P also brings
-// T_i in, because T_i could otherwise add a queue that D_i then drains. Two
+// T_i in when T_i may still store to a location that has no queue yet:
+// T_i could otherwise open a queue that D_i drains at once. (A store to a
+// location already queued waits behind the queue's head, which is in P.) Two
 // actions of different agents that touch different locations commute; a
 // drain and a later load of the same thread give the same value in either
 // order; a store appended behind a non-empty buffer does not change what
@@ -181,6 +183,7 @@ func (m *machine) persistent(s *mstate, pi *porInfo, all []action, out []action)
 		cnt[x]++
 	}
 	var cur, fut [64]footprint
+	var bufLocs [32]uint64
 	for t := 0; t < n; t++ {
 		th := &s.th[t]
 		code := m.p.threads[t].code
@@ -203,6 +206,7 @@ func (m *machine) persistent(s *mstate, pi *porInfo, all []action, out []action)
 		for _, e := range th.buf {
 			bw |= 1 << uint(e.loc)
 		}
+		bufLocs[t] = bw
 		if len(th.buf) > 0 {
 			if pso {
 				cur[n+t].w = bw
@@ -224,7 +228,9 @@ func (m *machine) persistent(s *mstate, pi *porInfo, all []action, out []action)
 					deps[x] |= 1 << uint(y)
 				}
 			}
-			if pso && x >= n {
+			if pso && x >= n && fut[x].w&^bufLocs[x-n] != 0 {
+				// T_i may still store to a location not yet in its
+				// buffer, opening a queue that could drain at once.
 				deps[x] |= 1 << uint(x-n)
 			}
 		} else if x < n {
