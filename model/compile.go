@@ -57,10 +57,6 @@ func compile(t *litmus.Test) (*program, error) {
 			if (in.op == opBranch || in.op == opJump) && in.target <= pc {
 				c.p.hasLoops = true
 			}
-			switch in.op {
-			case opLock, opGPWait:
-				c.p.hasBlocking = true
-			}
 		}
 	}
 	if len(c.p.threads) > 64 {
