@@ -403,3 +403,30 @@ func TestWitnessQuantifiers(t *testing.T) {
 	require.Equal(t, Always, res.Verdict)
 	require.Nil(t, res.Witness)
 }
+
+// TestConcurrentChecks: Check only reads its test, so several may run on
+// one test at once (the CLI checks several models in parallel).
+func TestConcurrentChecks(t *testing.T) {
+	test, err := parseSrc("t.litmus", sbRing(4))
+	require.NoError(t, err)
+	want := map[Model]string{}
+	for _, m := range []Model{SC, TSO, PSO} {
+		res, err := Check(context.Background(), test, m, Options{})
+		require.NoError(t, err)
+		want[m] = strings.Join(stateLines(res), "\n")
+	}
+	errs := make(chan error, 12)
+	for i := 0; i < 12; i++ {
+		m := []Model{SC, TSO, PSO}[i%3]
+		go func() {
+			res, err := Check(context.Background(), test, m, Options{})
+			if err == nil && strings.Join(stateLines(res), "\n") != want[m] {
+				err = errors.New(m.String() + ": different states")
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 12; i++ {
+		require.NoError(t, <-errs)
+	}
+}
