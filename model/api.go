@@ -75,8 +75,8 @@ type Options struct {
 	// it (or ctx's deadline or cancellation) gives Verdict Unknown.
 	Timeout time.Duration
 	// WitnessFor, when non-nil, is a final-state proposition to explain
-	// instead of the test's condition: Result.Witness is then the shortest
-	// trace to a final state where it holds.
+	// instead of the test's condition: Result.Witness is then a trace to a
+	// final state where it holds (a shortest one when Trace.Shortest).
 	WitnessFor litmus.Prop
 	// NoWitness skips building witness traces (slightly faster).
 	NoWitness bool
@@ -101,6 +101,7 @@ const (
 	Unknown
 )
 
+// String returns herd's word for the verdict.
 func (v Verdict) String() string {
 	switch v {
 	case Never:
@@ -236,16 +237,21 @@ type Violation struct {
 
 // Stuck is a state from which some thread can never finish.
 type Stuck struct {
-	Threads []int  // the threads that can never finish
-	Reason  string // e.g. "P1 spins forever at line 12", "P0 waits for lock l"
-	Trace   Trace  // shortest trace to the state
+	Threads []int // the threads that can never finish
+	// Reason says why, one clause per thread: "P0 waits forever at line
+	// 6: spin_lock(b)" (blocked), "P1 can never finish (it is at line 9:
+	// while (r0 == 0))" (spinning, or waiting on a thread that spins).
+	Reason string
+	// Trace leads to the state; for a blocked thread it ends with a
+	// StepBlock step per waiting thread.
+	Trace Trace
 }
 
 // Stats describe the search.
 type Stats struct {
 	States        int64         // distinct states visited
 	Transitions   int64         // steps taken
-	BytesPerState float64       // bytes of visited-set storage per state
+	BytesPerState float64       // bytes of search storage (visited set, parents, edges) per state
 	Elapsed       time.Duration // wall time of the whole Check
 	Engine        string        // "plain" or "reduced"
 }

@@ -30,6 +30,14 @@ func newMemModel(m Model) memModel {
 }
 
 func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	res, err := check1(ctx, t, m, opt)
+	if e, ok := err.(*litmus.Error); ok {
+		err = litmus.ErrorList{e}
+	}
+	return res, err
+}
+
+func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
 	start := time.Now()
 	p, err := compile(t)
 	if err != nil {
