@@ -74,8 +74,8 @@ type Options struct {
 	// it (or ctx's deadline or cancellation) gives Verdict Unknown.
 	Timeout time.Duration
 	// WitnessFor, when non-nil, is a final-state proposition to explain
-	// instead of the test's condition: Result.Witness is then the shortest
-	// trace to a final state where it holds.
+	// instead of the test's condition: Result.Witness is then a trace to a
+	// final state where it holds (a shortest one when Trace.Shortest).
 	WitnessFor litmus.Prop
 	// NoWitness skips building witness traces (slightly faster).
 	NoWitness bool
@@ -85,7 +85,7 @@ type Options struct {
 }
 
 // DefaultMaxStates is the state limit when Options.MaxStates is 0.
-const DefaultMaxStates = 20_000_000
+const DefaultMaxStates = 5_000_000
 
 // Verdict is herd's observation: whether the condition's proposition holds
 // in no, some or all reachable final states, or Unknown when the search
@@ -100,6 +100,7 @@ const (
 	Unknown
 )
 
+// String returns herd's word for the verdict.
 func (v Verdict) String() string {
 	switch v {
 	case Never:
@@ -143,9 +144,10 @@ type Result struct {
 	// "exists (0:r0=0 /\ 1:r0=0)"; empty when the test has none.
 	Condition string
 	// Witness is the shortest trace to a final state that explains the
-	// verdict: one where the proposition holds for exists and for
-	// Options.WitnessFor, one where it fails for ~exists and forall. Nil
-	// when there is none or witnesses were turned off.
+	// verdict: one where the proposition holds for exists, for ~exists
+	// (the state that makes the test fail) and for Options.WitnessFor;
+	// one where it fails for forall. Nil when there is none or witnesses
+	// were turned off.
 	Witness *Trace
 	// Violations lists the test's invariants that fail in some reachable
 	// state, each with the shortest trace to its first violation.
@@ -226,7 +228,7 @@ const (
 type Step struct {
 	Kind   StepKind
 	Thread int
-	Pos    litmus.Position // the instruction's source position
+	Pos    litmus.Position // the instruction's source position (a drain: the store's)
 	Text   string          // the instruction as written, e.g. "r0 = READ_ONCE(*y)"
 	Loc    string          // the location read or written, if any
 	Read   *Value          // the value read, if the step read memory
@@ -245,17 +247,22 @@ type Violation struct {
 
 // Stuck is a state from which some thread can never finish.
 type Stuck struct {
-	Threads []int  // the threads that can never finish
-	Reason  string // e.g. "P1 spins forever at line 12", "P0 waits for lock l"
-	Trace   Trace  // shortest trace to the state
+	Threads []int // the threads that can never finish
+	// Reason says why, one clause per thread: "P0 waits forever at line
+	// 6: spin_lock(b)" (blocked), "P1 can never finish (it is at line 9:
+	// while (r0 == 0))" (spinning, or waiting on a thread that spins).
+	Reason string
+	// Trace leads to the state; for a blocked thread it ends with a
+	// StepBlock step per waiting thread.
+	Trace Trace
 }
 
 // Stats describe the search.
 type Stats struct {
 	States        int64         // distinct states visited
 	Transitions   int64         // steps taken
-	BytesPerState float64       // bytes of visited-set storage per state
-	Elapsed       time.Duration // wall time of the search
+	BytesPerState float64       // bytes of search storage (visited set, parents, edges) per state
+	Elapsed       time.Duration // wall time of the whole Check
 	Engine        string        // "plain" or "reduced"
 }
 

@@ -100,3 +100,27 @@ func BenchmarkIRIW(b *testing.B) {
 		}
 	}
 }
+
+// lockCounter generates n threads that each store their own flag, then
+// increment a shared counter under one spinlock, then read the next
+// thread's flag: a lock-heavy shape kernel tests use.
+func lockCounter(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "C lock-counter-%d\n\n{}\n\n", n)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "P%d(int *x, int *y%d, int *y%d, spinlock_t *l)\n{\n\tint r0;\n\tint r1;\n\n", i, i, (i+1)%n)
+		fmt.Fprintf(&b, "\tWRITE_ONCE(*y%d, 1);\n\tspin_lock(l);\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*x, r0 + 1);\n\tspin_unlock(l);\n\tr1 = READ_ONCE(*y%d);\n}\n\n", i, (i+1)%n)
+	}
+	fmt.Fprintf(&b, "exists (x=%d)\n", n)
+	return b.String()
+}
+
+func BenchmarkLockCounter(b *testing.B) {
+	for _, m := range []Model{SC, TSO, PSO} {
+		for n := 2; n <= 6; n++ {
+			b.Run(fmt.Sprintf("%s/N=%d", m, n), func(b *testing.B) {
+				benchCheck(b, lockCounter(n), m, 0)
+			})
+		}
+	}
+}

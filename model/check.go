@@ -2,7 +2,7 @@ package model
 
 import (
 	"context"
-	"fmt"
+	"encoding/binary"
 	"sort"
 	"time"
 
@@ -12,7 +12,7 @@ import (
 // witnessBudget bounds the extra plain search that looks for a shortest
 // witness after a reduced search; past it the reduced search's trace is
 // used (valid, maybe not shortest).
-const witnessBudget = 200_000
+const witnessBudget = 20_000
 
 // maxStuck is how many stuck states a Result reports.
 const maxStuck = 3
@@ -30,6 +30,15 @@ func newMemModel(m Model) memModel {
 }
 
 func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	res, err := check1(ctx, t, m, opt)
+	if e, ok := err.(*litmus.Error); ok {
+		err = litmus.ErrorList{e}
+	}
+	return res, err
+}
+
+func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	start := time.Now()
 	p, err := compile(t)
 	if err != nil {
 		return nil, err
@@ -96,14 +105,17 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 	// Final states, projected and deduplicated; the first state found for
 	// each outcome is kept for witnesses.
 	type outcome struct {
-		vals []val
-		id   int
+		vals  []val
+		id    int
+		holds bool // the condition's proposition holds
 	}
 	seen := map[string]int{}
 	var outs []outcome
 	var stuckIDs []int
+	scratch := mc.blank()
+	var key []byte
 	for _, id := range sr.terminals {
-		s := sr.state(id)
+		s := sr.decode(id, scratch)
 		if !mc.final(s) {
 			stuckIDs = append(stuckIDs, id)
 			continue
@@ -112,25 +124,25 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 			continue
 		}
 		vals := make([]val, len(obs))
-		k := make([]byte, 0, 8*len(obs))
+		key = key[:0]
 		for i, o := range obs {
 			vals[i] = o.get(s)
-			k = fmt.Appendf(k, "%d,", vals[i])
+			key = binary.AppendVarint(key, vals[i])
 		}
-		if _, dup := seen[string(k)]; !dup {
-			seen[string(k)] = len(outs)
-			outs = append(outs, outcome{vals, id})
+		if _, dup := seen[string(key)]; !dup {
+			seen[string(key)] = len(outs)
+			holds := cond == nil || cond.eval(s)
+			outs = append(outs, outcome{vals, id, holds})
 		}
 	}
 	sort.Slice(outs, func(i, j int) bool { return lessVals(p, outs[i].vals, outs[j].vals) })
 	for _, o := range outs {
 		st := State{Values: make([]LocValue, len(obs))}
-		for i, k := range obs {
-			st.Values[i] = LocValue{Loc: k.String(), Val: p.value(o.vals[i])}
+		for i := range obs {
+			st.Values[i] = LocValue{Loc: res.Locs[i], Val: p.value(o.vals[i])}
 		}
 		res.States = append(res.States, st)
-		s := sr.state(o.id)
-		if cond == nil || cond.eval(s) {
+		if o.holds {
 			res.Positive++
 		} else {
 			res.Negative++
@@ -167,25 +179,24 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 			if witnessFor != nil {
 				return witnessFor.eval(s)
 			}
-			holds := cond.eval(s)
-			if t.Cond.Quant == litmus.Exists {
-				return holds
-			}
-			return !holds
+			// exists P and ~exists P are explained by a state where P
+			// holds (for ~exists, the state that makes the test fail);
+			// forall P by one where it fails.
+			return cond.eval(s) != (t.Cond.Quant == litmus.Forall)
 		}
 		best := -1
 		for _, o := range outs {
-			if (best < 0 || o.id < best) && want(sr.state(o.id)) {
+			if (best < 0 || o.id < best) && want(sr.decode(o.id, scratch)) {
 				best = o.id
 			}
 		}
 		if best >= 0 {
-			if so.reduced {
+			if so.reduced && !p.fixedLength() {
 				res.Witness = mc.shortestWitness(ctx, so, want)
 			}
 			if res.Witness == nil {
 				tr := mc.trace(sr.path(best))
-				tr.Shortest = !so.reduced
+				tr.Shortest = !so.reduced || p.fixedLength()
 				res.Witness = &tr
 			}
 		}
@@ -203,7 +214,25 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 	}
 	res.InvariantsChecked = true
 	res.Stuck = mc.stuck(sr, stuckIDs)
+	res.Stats.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// fixedLength reports whether every run to a final state has the same
+// number of steps: each thread runs each of its instructions once (no
+// branch), and each buffered store drains once (no rcu_read_unlock, whose
+// ghost store is buffered only sometimes). Then any trace to a final state
+// is a shortest one.
+func (p *program) fixedLength() bool {
+	for _, th := range p.threads {
+		for _, in := range th.code {
+			switch in.op {
+			case opBranch, opJump, opRCUUnlock:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // shortestWitness looks for a shortest trace to a final state satisfying

@@ -24,9 +24,6 @@ func (c *compiler) errorf(pos litmus.Pos, format string, args ...any) {
 
 // compile turns a parsed test into a program.
 func compile(t *litmus.Test) (*program, error) {
-	if t.File == nil {
-		t.File = litmus.NewFile("", nil)
-	}
 	c := &compiler{t: t, p: &program{test: t, byName: map[string]int{}, byAddr: map[val]int{}, domains: []string{""}}}
 	c.declareLocations()
 	switch t.Arch {
@@ -57,14 +54,12 @@ func compile(t *litmus.Test) (*program, error) {
 			if (in.op == opBranch || in.op == opJump) && in.target <= pc {
 				c.p.hasLoops = true
 			}
-			switch in.op {
-			case opLock, opGPWait:
-				c.p.hasBlocking = true
-			}
 		}
 	}
 	if len(c.p.threads) > 64 {
-		return nil, fmt.Errorf("%s: %d threads; at most 64 are supported", t.File.Name, len(c.p.threads))
+		var l litmus.ErrorList
+		l.Add(t.File.Position(t.Pos()), fmt.Sprintf("%d threads; at most 64 are supported", len(c.p.threads)))
+		return nil, l
 	}
 	return c.p, nil
 }

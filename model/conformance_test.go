@@ -144,7 +144,8 @@ func TestConformanceSC(t *testing.T) {
 	}
 }
 
-// TestCorpusInclusion checks SC ⊆ TSO ⊆ PSO on every corpus C test, and
+// TestCorpusInclusion checks SC ⊆ TSO ⊆ PSO on every corpus C test, the
+// reduced search against the plain one, and
 // that a test with marked accesses only that LKMM forbids (expected/lkmm
 // says Never) is Never under SC and TSO too: LKMM is weaker than x86-TSO
 // under the kernel's x86 mapping.
@@ -161,6 +162,10 @@ func TestCorpusInclusion(t *testing.T) {
 				require.NoError(t, err)
 				require.NotEqual(t, Unknown, res.Verdict, "%s: %s", m, res.Reason)
 				results[m] = res
+				plain, err := Check(context.Background(), test, m, Options{MaxStates: 2_000_000, Plain: true})
+				require.NoError(t, err)
+				require.Equal(t, stateLines(plain), stateLines(res), "%s: reduced and plain searches differ", m)
+				require.Equal(t, len(plain.Stuck), len(res.Stuck), "%s: stuck states differ", m)
 				cur := map[string]bool{}
 				for _, s := range stateLines(res) {
 					cur[s] = true

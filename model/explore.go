@@ -44,9 +44,16 @@ type search struct {
 	elapsed     time.Duration
 }
 
-// maxArena bounds the visited set's memory: a search that needs more
-// ends in Unknown rather than exhausting the machine.
-const maxArena = 1536 << 20
+// maxBytes bounds the search's memory (visited set, parents, edges): a
+// search that needs more ends in Unknown rather than exhausting the
+// machine.
+const maxBytes = 1536 << 20
+
+// maxBuffer bounds a store buffer's length. The machines' buffers are
+// unbounded, as in the models; a program that stores in a loop without a
+// fence would make states ever longer, so past this length the search ends
+// in Unknown. Litmus tests need a handful of entries.
+const maxBuffer = 64
 
 func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 	start := time.Now()
@@ -76,8 +83,8 @@ func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 				sr.unknown = "timeout"
 				break
 			}
-			if len(sr.set.arena) > maxArena {
-				sr.unknown = fmt.Sprintf("memory limit (%d MiB of states)", maxArena>>20)
+			if sr.bytes() > maxBytes {
+				sr.unknown = fmt.Sprintf("memory limit (%d MiB for %d states)", maxBytes>>20, sr.set.Len())
 				break
 			}
 		}
@@ -99,6 +106,10 @@ func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 			if err := m.apply(cur, a, next, nil); err != nil {
 				return nil, err
 			}
+			if !a.isDrain() && len(next.th[a.thread()].buf) > maxBuffer {
+				sr.unknown = fmt.Sprintf("a store buffer grew past %d entries (P%d stores in a loop without a fence?)", maxBuffer, m.p.threads[a.thread()].id)
+				break
+			}
 			key = encode(key[:0], next)
 			nid, isNew := sr.set.insert(key)
 			sr.transitions++
@@ -111,6 +122,9 @@ func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 				sr.via = append(sr.via, a)
 				sr.checkInv(o, next, nid)
 			}
+		}
+		if sr.unknown != "" {
+			break
 		}
 		if sr.set.Len() > o.maxStates {
 			sr.unknown = fmt.Sprintf("state limit (%d states)", o.maxStates)
@@ -142,20 +156,29 @@ func (sr *search) path(id int) []action {
 	return rev
 }
 
-// state decodes state id.
+// decode decodes state id into s and returns s.
+func (sr *search) decode(id int, s *mstate) *mstate {
+	decode(sr.set.get(id), s)
+	return s
+}
+
+// state decodes state id into a new state.
 func (sr *search) state(id int) *mstate {
 	s := sr.m.blank()
 	decode(sr.set.get(id), s)
 	return s
 }
 
-// bytesPerState is the visited set's memory, plus parents and actions,
-// per state.
+// bytes is the memory the search holds: the visited set, parents,
+// actions and edges.
+func (sr *search) bytes() int64 {
+	return sr.set.bytes() + int64(cap(sr.parent))*4 + int64(cap(sr.via))*4 + int64(cap(sr.edgeFrom)+cap(sr.edgeTo))*4
+}
+
+// bytesPerState is bytes per state.
 func (sr *search) bytesPerState() float64 {
-	n := sr.set.Len()
-	if n == 0 {
-		return 0
+	if n := sr.set.Len(); n > 0 {
+		return float64(sr.bytes()) / float64(n)
 	}
-	b := sr.set.bytes() + int64(cap(sr.parent))*4 + int64(cap(sr.via))*4
-	return float64(b) / float64(n)
+	return 0
 }

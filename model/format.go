@@ -33,16 +33,15 @@ func (s State) String() string {
 
 // String prints one step, for instance
 //
-//	P0  line 5  r0 = READ_ONCE(*y)   read y=0 from memory
-//	P1  drain   x=1
+//	P0  line 7   r0 = READ_ONCE(*y)   read y=0 from memory
+//	P0  line 6   WRITE_ONCE(*x, 1)   drain: x=1 reaches memory
 func (s Step) String() string {
 	switch s.Kind {
 	case StepDrain:
-		str := fmt.Sprintf("P%d  drain    %s", s.Thread, s.Loc)
-		if s.Wrote != nil {
-			str += "=" + s.Wrote.String()
+		if s.Wrote == nil { // the ghost store that ends an RCU read-side section
+			return fmt.Sprintf("P%d  line %-3d %s   %s", s.Thread, s.Pos.Line, s.Text, s.Note)
 		}
-		return str + " reaches memory"
+		return fmt.Sprintf("P%d  line %-3d %s   drain: %s=%s reaches memory", s.Thread, s.Pos.Line, s.Text, s.Loc, s.Wrote)
 	case StepBlock:
 		return fmt.Sprintf("P%d  line %-3d %s   %s", s.Thread, s.Pos.Line, s.Text, s.Note)
 	}

@@ -145,9 +145,10 @@ type program struct {
 	byAddr  map[val]int    // address -> location index
 	domains []string       // RCU domains: "" for RCU, then the srcu_structs' names
 
-	// properties that decide which search is sound
-	hasLoops    bool // a backward branch: the state graph may have cycles
-	hasBlocking bool // locks, grace periods: a thread may wait on another
+	// hasLoops reports a backward branch: the state graph may have
+	// cycles, so the reduction does not apply and stuck states need the
+	// graph's edges.
+	hasLoops bool
 }
 
 // addrBase is the address of the first location. It is an unusual number

@@ -30,7 +30,7 @@ type gprog struct {
 	nregs   []int
 }
 
-var gopKinds = []string{"store", "store", "load", "load", "mb", "wmb", "release", "acquire", "xchg", "add", "cmpxchg", "ifstore"}
+var gopKinds = []string{"store", "store", "load", "load", "mb", "wmb", "release", "acquire", "xchg", "add", "cmpxchg", "ifstore", "lock", "unlock", "trylock"}
 
 // genProg draws a program of 2-4 threads with 1-4 operations each over
 // 2-3 locations.
@@ -56,7 +56,7 @@ func genProg(t *rapid.T, maxThreads, maxOps int) *gprog {
 				}
 			}
 			switch o.kind {
-			case "load", "acquire", "xchg", "cmpxchg":
+			case "load", "acquire", "xchg", "cmpxchg", "trylock":
 				o.reg = nregs
 				nregs++
 			}
@@ -123,6 +123,12 @@ func (o gop) c() string {
 		return fmt.Sprintf("r%d = cmpxchg(%s, %d, %d);", o.reg, x, o.val, o.val2)
 	case "ifstore":
 		return fmt.Sprintf("if (r%d == %d) WRITE_ONCE(*%s, %d);", o.reg, o.val2, x, o.val)
+	case "lock":
+		return fmt.Sprintf("spin_lock(%s);", x)
+	case "unlock":
+		return fmt.Sprintf("spin_unlock(%s);", x)
+	case "trylock":
+		return fmt.Sprintf("r%d = spin_trylock(%s);", o.reg, x)
 	}
 	panic(o.kind)
 }
@@ -143,7 +149,7 @@ func (p *gprog) fenced() *gprog {
 		var out []gop
 		for _, o := range ops {
 			out = append(out, o)
-			if o.kind == "store" || o.kind == "release" || o.kind == "ifstore" {
+			if o.kind == "store" || o.kind == "release" || o.kind == "ifstore" || o.kind == "unlock" {
 				out = append(out, gop{kind: "mb"})
 			}
 		}
@@ -154,6 +160,10 @@ func (p *gprog) fenced() *gprog {
 
 // naive enumerates the final states of p under model m ("sc", "tso",
 // "pso"), each printed in herd's format over every location and register.
+// A lock is a location: spin_lock waits for an empty buffer and the value
+// 0 and sets 1; spin_unlock is a release store of 0; spin_trylock takes a
+// free lock atomically (after its buffer is empty) and says whether it
+// did. States where threads wait forever are not final and are dropped.
 func naive(p *gprog, m string) []string {
 	type bent struct{ loc, val, gen int }
 	type nstate struct {
@@ -248,6 +258,22 @@ func naive(p *gprog, m string) []string {
 			case "release":
 				c.gen[t]++
 				write(&c, t, o.loc, o.val)
+			case "unlock":
+				c.gen[t]++
+				write(&c, t, o.loc, 0)
+			case "lock":
+				if !empty || c.mem[o.loc] != 0 {
+					continue
+				}
+				c.mem[o.loc] = 1
+			case "trylock":
+				if !empty {
+					continue
+				}
+				c.regs[t][o.reg] = 0
+				if c.mem[o.loc] == 0 {
+					c.mem[o.loc], c.regs[t][o.reg] = 1, 1
+				}
 			case "wmb":
 				c.gen[t]++
 			case "load", "acquire":

@@ -14,9 +14,10 @@ import "math/bits"
 // the same for cyclic graphs, by induction on the length of the path to
 // the deadlock). Our final states are exactly the deadlocks in which every
 // thread has finished, so the reduced search finds exactly the final
-// states of the plain one. It finds every stuck deadlock too, but not
-// livelocks nor every intermediate state, so invariants and programs that
-// loop or block use the plain search (explore.go decides).
+// states of the plain one. It finds every stuck deadlock too (a lock never
+// released, a grace period that cannot end), but not livelocks nor every
+// intermediate state, so invariants and programs that loop use the plain
+// search (check.go decides).
 //
 // Following Abdulla et al. ("Stateless model checking for TSO and PSO",
 // TACAS 2015) a buffer drain is an action of its own. The agents are the
@@ -34,11 +35,20 @@ import "math/bits"
 //     location), and D_j may write every location in its buffer and every
 //     location T_j may still store to.
 //
+// Locks are locations (spin_lock is an RMW that waits for 0, spin_unlock a
+// store). Each RCU domain is one pseudo location: rcu_read_lock and
+// rcu_read_unlock (or the drain of its ghost store) write it, the start of
+// a grace period reads it.
+//
 // P is closed under: if X in P is enabled, every agent whose future may
 // conflict with X's action (read/write or write/write on one location);
 // if X is disabled, every agent that can enable it (a fence or RMW waits
-// for D_i, an empty D_i waits for T_i). Under PSO, D_i in P also brings
-// T_i in, because T_i could otherwise add a queue that D_i then drains. Two
+// for D_i, an empty D_i waits for T_i, a lock for any agent that may still
+// write the lock, a grace period for any agent that may still write its
+// domain). Under PSO, D_i in P also brings
+// T_i in when T_i may still store to a location that has no queue yet:
+// T_i could otherwise open a queue that D_i drains at once. (A store to a
+// location already queued waits behind the queue's head, which is in P.) Two
 // actions of different agents that touch different locations commute; a
 // drain and a later load of the same thread give the same value in either
 // order; a store appended behind a non-empty buffer does not change what
@@ -63,8 +73,6 @@ func porPossible(p *program) (bool, string) {
 	switch {
 	case p.hasLoops:
 		return false, "the program loops"
-	case p.hasBlocking:
-		return false, "the program can block (locks, grace periods)"
 	case len(p.locs)+len(p.domains) > 64:
 		return false, "more than 64 locations"
 	case len(p.threads) > 32:
@@ -86,6 +94,10 @@ func instrFootprint(in *instr, p *program, buffered bool) (f footprint, stored u
 			set = ^uint64(0)
 		}
 	}
+	// An RCU domain's bookkeeping (which threads are in a read-side
+	// section, which ones each grace period waits for) is one pseudo
+	// location: the domain's ghost cell, after the real locations.
+	rcu := uint64(1) << uint(len(p.locs)+in.dom)
 	switch in.op {
 	case opLoad:
 		f.r = set
@@ -97,6 +109,17 @@ func instrFootprint(in *instr, p *program, buffered bool) (f footprint, stored u
 		}
 	case opRMW, opLock, opTryLock:
 		f.r, f.w = set, set
+	case opRCULock:
+		f.w = rcu
+	case opRCUUnlock:
+		// It ends the section at once, or buffers a ghost store that
+		// ends it when it drains.
+		f.w = rcu
+		if buffered {
+			stored = rcu
+		}
+	case opGPStart:
+		f.r = rcu
 	}
 	return f, stored
 }
@@ -160,15 +183,16 @@ func (m *machine) persistent(s *mstate, pi *porInfo, all []action, out []action)
 		cnt[x]++
 	}
 	var cur, fut [64]footprint
+	var bufLocs [32]uint64
 	for t := 0; t < n; t++ {
 		th := &s.th[t]
 		code := m.p.threads[t].code
 		if th.pc < len(code) {
 			fut[t] = footprint{pi.futR[t][th.pc], pi.futW[t][th.pc]}
 			in := &code[th.pc]
-			if in.addr != nil && enabled&(1<<uint(t)) != 0 {
+			if enabled&(1<<uint(t)) != 0 {
 				f, _ := instrFootprint(in, m.p, buffered)
-				if _, static := in.addr.static(); !static {
+				if _, static := in.addr.static(); in.addr != nil && !static {
 					if l, err := m.resolve(s, t, in); err == nil {
 						bit := uint64(1) << uint(l)
 						f.r &= bit
@@ -182,6 +206,7 @@ func (m *machine) persistent(s *mstate, pi *porInfo, all []action, out []action)
 		for _, e := range th.buf {
 			bw |= 1 << uint(e.loc)
 		}
+		bufLocs[t] = bw
 		if len(th.buf) > 0 {
 			if pso {
 				cur[n+t].w = bw
@@ -203,11 +228,35 @@ func (m *machine) persistent(s *mstate, pi *porInfo, all []action, out []action)
 					deps[x] |= 1 << uint(y)
 				}
 			}
-			if pso && x >= n {
+			if pso && x >= n && fut[x].w&^bufLocs[x-n] != 0 {
+				// T_i may still store to a location not yet in its
+				// buffer, opening a queue that could drain at once.
 				deps[x] |= 1 << uint(x-n)
 			}
 		} else if x < n {
 			deps[x] |= 1 << uint(x+n) // a fence or RMW waits for its own buffer
+			// A lock waits for a store to it (an unlock), a grace period
+			// for the end of read-side sections: every agent that may
+			// still write the location or the domain can enable it.
+			if th := &s.th[x]; th.pc < len(m.p.threads[x].code) {
+				var need uint64
+				switch in := &m.p.threads[x].code[th.pc]; in.op {
+				case opLock:
+					need = ^uint64(0)
+					if l, err := m.resolve(s, x, in); err == nil {
+						need = 1 << uint(l)
+					}
+				case opGPWait:
+					need = 1 << uint(len(m.p.locs)+in.dom)
+				}
+				if need != 0 {
+					for y := 0; y < 2*n; y++ {
+						if y != x && fut[y].w&need != 0 {
+							deps[x] |= 1 << uint(y)
+						}
+					}
+				}
+			}
 		} else {
 			deps[x] |= 1 << uint(x-n) // an empty buffer waits for its thread
 		}

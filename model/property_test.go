@@ -113,3 +113,52 @@ func TestPropFenceRemoval(t *testing.T) {
 }
 
 func parseSrc(name, src string) (*litmus.Test, error) { return litmus.Parse(name, []byte(src)) }
+
+// TestPropWitnessReplays: replaying a witness step by step on the machine
+// reaches a final state that satisfies the condition, and every load in it
+// reads the value the trace says.
+func TestPropWitnessReplays(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProg(t, 3, 3)
+		test, err := parseSrc("random.litmus", p.source())
+		require.NoError(t, err)
+		m := rapid.SampledFrom([]Model{SC, TSO, PSO}).Draw(t, "model")
+		plain := rapid.Bool().Draw(t, "plain")
+		res, err := Check(context.Background(), test, m, Options{Plain: plain})
+		require.NoError(t, err)
+		if res.Witness == nil {
+			require.Zero(t, res.Positive, "exists holds in some state, so a witness exists")
+			return
+		}
+		prog, err := compile(test)
+		require.NoError(t, err)
+		mc := &machine{p: prog, mm: newMemModel(m)}
+		s, next := mc.initial(), mc.blank()
+		var eff effect
+		for i, st := range res.Witness.Steps {
+			a := execAct(st.Thread)
+			if st.Kind == StepDrain {
+				a = drainAct(st.Thread, prog.byName[st.Loc])
+			}
+			require.True(t, contains(mc.enabled(s, nil), a), "step %d (%s) is not enabled\n%s", i, st, res.Witness)
+			require.NoError(t, mc.apply(s, a, next, &eff))
+			if st.Read != nil {
+				require.Equal(t, st.Read.Int, eff.read, "step %d", i)
+			}
+			s, next = next, s
+		}
+		require.True(t, mc.final(s), "the witness ends in a final state")
+		cond, err := prog.compileProp(test.Cond.Prop)
+		require.NoError(t, err)
+		require.True(t, cond.eval(s), "the witness's final state satisfies the condition")
+	})
+}
+
+func contains(as []action, a action) bool {
+	for _, b := range as {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}

@@ -10,14 +10,29 @@ func (m *machine) trace(path []action) Trace {
 	var tr Trace
 	s, next := m.initial(), m.blank()
 	var eff effect
+	// pending shadows each store buffer with the instruction that made
+	// each entry, so that a drain can name the store it completes.
+	type origin struct {
+		loc int
+		in  *instr
+	}
+	pending := make([][]origin, len(s.th))
 	for _, a := range path {
 		t := a.thread()
 		th := m.p.threads[t]
 		st := Step{Kind: StepInstr, Thread: th.id}
+		var in *instr
 		if a.isDrain() {
 			st.Kind, st.Text = StepDrain, "drain"
+			for k, o := range pending[t] {
+				if o.loc == a.loc() {
+					st.Pos, st.Text = m.p.test.File.Position(o.in.pos), o.in.text
+					pending[t] = append(pending[t][:k:k], pending[t][k+1:]...)
+					break
+				}
+			}
 		} else {
-			in := &th.code[s.th[t].pc]
+			in = &th.code[s.th[t].pc]
 			st.Pos, st.Text = m.p.test.File.Position(in.pos), in.text
 		}
 		if err := m.apply(s, a, next, &eff); err != nil {
@@ -45,9 +60,9 @@ func (m *machine) trace(path []action) Trace {
 			}
 			st.Note += eff.note
 		}
-		// Skip the bookkeeping steps that have no source text of their own
-		// (an "else" jump, the end of a loop body) only when they carry no
-		// information; keep everything else.
+		if in != nil && len(next.th[t].buf) > len(s.th[t].buf) {
+			pending[t] = append(pending[t], origin{next.th[t].buf[len(next.th[t].buf)-1].loc, in})
+		}
 		tr.Steps = append(tr.Steps, st)
 		s, next = next, s
 	}
@@ -90,8 +105,9 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 	radj := csr(n, sr.edgeTo, sr.edgeFrom)
 	canFinish := make([]bool, n)
 	var queue []uint32
+	scratch := m.blank()
 	for _, id := range sr.terminals {
-		if m.final(sr.state(id)) {
+		if m.final(sr.decode(id, scratch)) {
 			canFinish[id] = true
 			queue = append(queue, uint32(id))
 		}
@@ -118,7 +134,7 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			s := sr.state(int(v))
+			s := sr.decode(int(v), scratch)
 			for t := range s.th {
 				if m.done(s, t) {
 					finishes[t] = true
