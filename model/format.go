@@ -107,6 +107,9 @@ func (r *Result) WriteHerd(w io.Writer) error {
 	}
 	pos, neg := r.Witnesses()
 	fmt.Fprintf(&b, "Witnesses\nPositive: %d Negative: %d\n", pos, neg)
+	for _, f := range r.Flags {
+		fmt.Fprintf(&b, "Flag %s\n", f)
+	}
 	if r.Condition != "" {
 		fmt.Fprintf(&b, "Condition %s\n", r.Condition)
 	}

@@ -315,7 +315,7 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 		}
 		j.Positive, j.Negative = r.Positive, r.Negative
 		for _, s := range r.States {
-			j.States = append(j.States, formatState(s))
+			j.States = append(j.States, s.String())
 		}
 		if mr.expect != "" {
 			e := mr.expect

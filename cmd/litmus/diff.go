@@ -86,12 +86,12 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		}
 		oldSet, newSet := stateSet(old), stateSet(new)
 		for _, s := range new.States {
-			if k := formatState(s); !oldSet[k] {
+			if k := s.String(); !oldSet[k] {
 				fmt.Fprintf(w, "  + %s\n", k)
 			}
 		}
 		for _, s := range old.States {
-			if k := formatState(s); !newSet[k] {
+			if k := s.String(); !newSet[k] {
 				fmt.Fprintf(w, "  - %s\n", k)
 			}
 		}
@@ -106,7 +106,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 func stateSet(r *model.Result) map[string]bool {
 	s := map[string]bool{}
 	for _, st := range r.States {
-		s[formatState(st)] = true
+		s[st.String()] = true
 	}
 	return s
 }

@@ -240,7 +240,7 @@ func valueString(v *model.Value) string {
 	if v == nil {
 		return "?"
 	}
-	return formatValue(*v)
+	return v.String()
 }
 
 // writeDot writes a Graphviz picture of a trace: one column per thread in
