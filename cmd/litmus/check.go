@@ -56,7 +56,7 @@ thread can get stuck, or a search ends Unknown (unless --allow-unknown);
 Flags:
 	--model M         sc, tso, pso, lkmm, a comma-separated list, or all (default tso)
 	--json            print JSON Lines, one object per test and model (see 'litmus help json')
-	--max-states N    stop a search after N distinct states, giving Unknown (default 20000000)
+	--max-states N    stop a search after N distinct states, giving Unknown (default 5000000; the search also stops at 1.5 GiB)
 	--timeout D       stop a search after duration D (e.g. 30s), giving Unknown (default none)
 	--allow-unknown   do not fail on Unknown verdicts
 	--jobs N          check N files at a time (default: the number of CPUs)

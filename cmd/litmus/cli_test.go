@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/litmus-dev/litmus/model"
 	"github.com/stretchr/testify/require"
 )
 
@@ -141,4 +143,10 @@ func TestCheckJSONParseError(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, out, `"observation":"Error"`)
 	require.Regexp(t, regexp.MustCompile(`"error":"testdata/in/bad-syntax.litmus:\d+:\d+: `), out)
+}
+
+// TestHelpMatchesDefaults keeps the documented state limit true.
+func TestHelpMatchesDefaults(t *testing.T) {
+	out, _, _ := run(t, "help", "check")
+	require.Contains(t, out, "(default "+strconv.Itoa(model.DefaultMaxStates)+";")
 }

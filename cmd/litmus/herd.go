@@ -20,10 +20,10 @@ import (
 //	Observation NAME Never|Sometimes|Always P N
 //	Time NAME S
 //
-// followed by litmus's own lines, which herd never prints: "Unknown NAME
-// reason" when the search was cut short, "Invariant NAME violated ..." and
-// "Stuck NAME ...". With withTime false the Time line is left out so that
-// the output is byte-for-byte reproducible.
+// with litmus's own lines, which herd never prints, before the Time line:
+// "Unknown NAME reason" when the search was cut short, "Invariant NAME
+// violated ..." and "Stuck NAME ...". With withTime false the Time line is
+// left out so that the output is byte-for-byte reproducible.
 func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	_ = r.WriteHerd(w)
 	if r.Verdict == model.Unknown {
