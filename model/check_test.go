@@ -323,7 +323,7 @@ func TestErrors(t *testing.T) {
 	}
 	test, err := parseSrc("t.litmus", sb)
 	require.NoError(t, err)
-	_, err = Check(context.Background(), test, LKMM, Options{})
+	_, err = Check(context.Background(), test, Model(99), Options{})
 	require.True(t, errors.Is(err, ErrNotSupported))
 }
 
