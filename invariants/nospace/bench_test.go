@@ -1,0 +1,45 @@
+package nospace
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/litmus-dev/litmus/invariants/internal/hw"
+)
+
+// BenchmarkCheckSpace times the three loops of the patch's microbenchmark
+// on one thread; "before" minus "baseline" is the table's number. The full
+// table, one thread per core and median of 11, is MeasureCheckSpace (run by
+// cmd/seedbench).
+func BenchmarkCheckSpace(b *testing.B) {
+	tpn := hw.Calibrate(5 * time.Millisecond)
+	for _, n := range []int{1, 256, 4096, 262144} {
+		s := newSocketSet(n, 1)
+		for _, l := range []struct {
+			name string
+			loop func(int) int64
+		}{{"baseline", s.baseline}, {"before", s.before}, {"after", s.after}} {
+			b.Run(fmt.Sprintf("sockets=%d/%s", n, l.name), func(b *testing.B) {
+				passes := max(1, b.N/n)
+				Sink += l.loop(1)
+				b.ResetTimer()
+				t := timeLoop(l.loop, passes, n)
+				b.ReportMetric(t, "cycles/call")
+				b.ReportMetric(t/tpn, "ns/op")
+			})
+		}
+	}
+}
+
+func TestMeasureCheckSpaceShape(t *testing.T) {
+	rows := MeasureCheckSpace(Config{Sockets: []int{1, 64}, Threads: 2, Runs: 3, Calls: 1 << 10})
+	require.Len(t, rows, 2)
+	for i, r := range rows {
+		require.Equal(t, []int{1, 64}[i], r.Sockets)
+		require.Greater(t, r.Base, 0.0, "the baseline loop takes time")
+	}
+	require.Equal(t, 256, SocketBytes, "the patch's 64 MB for 262144 sockets is 256 bytes a socket")
+}
