@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/litmus-dev/litmus/invariants/internal/hw"
+	"github.com/litmus-dev/litmus/invariants/hw"
 )
 
 // PatchMpps is the patch's own measurement: about 6 Mpps at 95% receiver

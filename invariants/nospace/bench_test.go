@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/litmus-dev/litmus/invariants/internal/hw"
+	"github.com/litmus-dev/litmus/invariants/hw"
 )
 
 // BenchmarkCheckSpace times the three loops of the patch's microbenchmark

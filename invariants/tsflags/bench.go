@@ -4,7 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/litmus-dev/litmus/invariants/internal/hw"
+	"github.com/litmus-dev/litmus/invariants/hw"
 )
 
 // PatchGain is the patch's own measurement: tcp_rr -T 128 -F 10000 gains

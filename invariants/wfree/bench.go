@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/litmus-dev/litmus/invariants/internal/hw"
+	"github.com/litmus-dev/litmus/invariants/hw"
 )
 
 // PatchReqPerSec is the series' own measurement: UDP over a dummy netdev,

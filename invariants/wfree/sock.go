@@ -38,7 +38,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/litmus-dev/litmus/invariants/internal/hw"
+	"github.com/litmus-dev/litmus/invariants/hw"
 )
 
 // Variant selects the version of sock_wfree().
