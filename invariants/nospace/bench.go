@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/litmus-dev/litmus/invariants/hw"
@@ -119,14 +120,16 @@ func (s *socketSet) after(passes int) int64 {
 	return sink
 }
 
-// Sink keeps benchmark results observable so the loops are not removed.
-var Sink int64
+// sink keeps the loops' results observable so they are not removed.
+var sink atomic.Int64
 
 // timeLoop returns the ticks one call of loop takes per socket visit.
 func timeLoop(loop func(int) int64, passes, n int) float64 {
 	t0 := hw.Ticks()
-	Sink += loop(passes)
-	return float64(hw.Ticks()-t0) / float64(passes*n)
+	r := loop(passes)
+	t := hw.Ticks() - t0
+	sink.Add(r)
+	return float64(t) / float64(passes*n)
 }
 
 // MeasureCheckSpace runs the patch's microbenchmark on this machine and
@@ -153,7 +156,7 @@ func MeasureCheckSpace(cfg Config) []Row {
 				unpin, _ := hw.Pin(th)
 				defer unpin()
 				s := newSocketSet(n, uint64(th))
-				Sink += s.baseline(1) // fault in and warm
+				sink.Add(s.baseline(1)) // fault in and warm
 				ready.Done()
 				<-start
 				loops := []func(int) int64{s.baseline, s.before, s.after}

@@ -24,7 +24,7 @@ func BenchmarkCheckSpace(b *testing.B) {
 		}{{"baseline", s.baseline}, {"before", s.before}, {"after", s.after}} {
 			b.Run(fmt.Sprintf("sockets=%d/%s", n, l.name), func(b *testing.B) {
 				passes := max(1, b.N/n)
-				Sink += l.loop(1)
+				sink.Add(l.loop(1))
 				b.ResetTimer()
 				t := timeLoop(l.loop, passes, n)
 				b.ReportMetric(t, "cycles/call")
