@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestUsageErrors(t *testing.T) {
 // plots can be checked without measuring anything.
 func fake() results {
 	return results{
-		nospace: nospace.PatchTable,
+		nospace: append(slices.Clone(nospace.PatchTable), nospace.Row{Sockets: 1 << 20, Before: 99, After: 1}),
 		wfree:   []wfree.Result{{Threads: 1, Before: 10, After: 12, BeforeCycles: 100, AfterCycles: 80}, {Threads: 2, Before: 5, After: 9}},
 		dstref:  &dstref.Result{Before: 6, After: 9},
 		tsflags: []tsflags.Result{{Before: 30, After: 20}, {Writer: true, Before: 90, After: 20}},
@@ -43,7 +44,7 @@ func TestTables(t *testing.T) {
 	printTsflags(&b, r.tsflags)
 	s := b.String()
 	for _, want := range []string{
-		"262144 (64 MB)", "+48.4", "-0.8", "256 (64 KB)",
+		"262144 (64 MB)", "+48.4", "-0.8", "256 (64 KB)", "1048576 (256 MB)",
 		"1 thread(s), one socket", "+20.0%",
 		"this machine", "+50.0%",
 		"another CPU writes sk_forward_alloc", "4.50x",

@@ -113,8 +113,10 @@ func nospacePlot(rows []nospace.Row) (*plot.Plot, error) {
 		x := float64(i)
 		series["before"] = append(series["before"], plotter.XY{X: x, Y: r.Before})
 		series["after"] = append(series["after"], plotter.XY{X: x, Y: r.After})
-		series["patch before"] = append(series["patch before"], plotter.XY{X: x, Y: nospace.PatchTable[i].Before})
-		series["patch after"] = append(series["patch after"], plotter.XY{X: x, Y: nospace.PatchTable[i].After})
+		if i < len(nospace.PatchTable) && nospace.PatchTable[i].Sockets == r.Sockets {
+			series["patch before"] = append(series["patch before"], plotter.XY{X: x, Y: nospace.PatchTable[i].Before})
+			series["patch after"] = append(series["patch after"], plotter.XY{X: x, Y: nospace.PatchTable[i].After})
+		}
 	}
 	for _, s := range []struct {
 		name  string

@@ -71,49 +71,37 @@ func newSocketSet(n int, seed uint64) *socketSet {
 	return s
 }
 
-// baseline is the loop without tcp_check_space(): it writes tcp_mstamp in
-// line 0 and reads sk_wmem_queued and sk_sndbuf in line 1, the accesses the
-// callers make anyway. The result only keeps the loop alive.
-func (s *socketSet) baseline(passes int) int64 {
-	var sink int64
-	for range passes {
-		for _, i := range s.order {
-			tp := &s.tps[i]
-			tp.mstamp++
-			sink += tp.wmemQueued.Load() + tp.sndbuf
-		}
-	}
-	return sink
-}
+// Modes of visit: the baseline loop, and the same loop with the pre- or
+// post-patch tcp_check_space() fast path added.
+const (
+	modeBaseline = iota
+	modeBefore
+	modeAfter
+)
 
-// before is baseline plus the pre-patch tcp_check_space() fast path, which
-// follows sk->sk_socket to struct socket's flags.
-func (s *socketSet) before(passes int) int64 {
+// visit is the benchmark loop. Every mode does what the callers do anyway:
+// write tcp_mstamp in line 0 and read sk_wmem_queued and sk_sndbuf in line
+// 1. modeBefore adds the pre-patch fast path, which follows sk->sk_socket to
+// struct socket's flags; modeAfter adds the patched one, which reads
+// tcp_nospace in line 0. One loop serves all three modes (the switch is
+// perfectly predicted) so that code layout does not differ between them.
+// The result only keeps the loop alive.
+func (s *socketSet) visit(passes, mode int) int64 {
 	var sink int64
 	for range passes {
 		for _, i := range s.order {
 			tp := &s.tps[i]
 			tp.mstamp++
 			sink += tp.wmemQueued.Load() + tp.sndbuf
-			if tp.CheckSpaceBefore() {
-				sink++
-			}
-		}
-	}
-	return sink
-}
-
-// after is baseline plus the patched fast path, which reads tcp_nospace in
-// line 0.
-func (s *socketSet) after(passes int) int64 {
-	var sink int64
-	for range passes {
-		for _, i := range s.order {
-			tp := &s.tps[i]
-			tp.mstamp++
-			sink += tp.wmemQueued.Load() + tp.sndbuf
-			if tp.CheckSpaceAfter() {
-				sink++
+			switch mode {
+			case modeBefore:
+				if tp.CheckSpaceBefore() {
+					sink++
+				}
+			case modeAfter:
+				if tp.CheckSpaceAfter() {
+					sink++
+				}
 			}
 		}
 	}
@@ -123,10 +111,11 @@ func (s *socketSet) after(passes int) int64 {
 // sink keeps the loops' results observable so they are not removed.
 var sink atomic.Int64
 
-// timeLoop returns the ticks one call of loop takes per socket visit.
-func timeLoop(loop func(int) int64, passes, n int) float64 {
+// timeLoop returns the ticks per socket visit of one visit(passes, mode).
+func (s *socketSet) timeLoop(passes, mode int) float64 {
+	n := len(s.order)
 	t0 := hw.Ticks()
-	r := loop(passes)
+	r := s.visit(passes, mode)
 	t := hw.Ticks() - t0
 	sink.Add(r)
 	return float64(t) / float64(passes*n)
@@ -156,15 +145,14 @@ func MeasureCheckSpace(cfg Config) []Row {
 				unpin, _ := hw.Pin(th)
 				defer unpin()
 				s := newSocketSet(n, uint64(th))
-				sink.Add(s.baseline(1)) // fault in and warm
+				sink.Add(s.visit(1, modeBaseline)) // fault in and warm
 				ready.Done()
 				<-start
-				loops := []func(int) int64{s.baseline, s.before, s.after}
 				for run := range cfg.Runs {
 					var r [3]float64
 					for k := range 3 {
-						j := (k + run) % 3 // rotate the order per run
-						r[j] = timeLoop(loops[j], passes, n)
+						mode := (k + run) % 3 // rotate the order per run
+						r[mode] = s.timeLoop(passes, mode)
 					}
 					base[th] = append(base[th], r[0])
 					bef[th] = append(bef[th], r[1]-r[0])

@@ -18,15 +18,12 @@ func BenchmarkCheckSpace(b *testing.B) {
 	tpn := hw.Calibrate(5 * time.Millisecond)
 	for _, n := range []int{1, 256, 4096, 262144} {
 		s := newSocketSet(n, 1)
-		for _, l := range []struct {
-			name string
-			loop func(int) int64
-		}{{"baseline", s.baseline}, {"before", s.before}, {"after", s.after}} {
-			b.Run(fmt.Sprintf("sockets=%d/%s", n, l.name), func(b *testing.B) {
+		for mode, name := range []string{"baseline", "before", "after"} {
+			b.Run(fmt.Sprintf("sockets=%d/%s", n, name), func(b *testing.B) {
 				passes := max(1, b.N/n)
-				sink.Add(l.loop(1))
+				sink.Add(s.visit(1, mode))
 				b.ResetTimer()
-				t := timeLoop(l.loop, passes, n)
+				t := s.timeLoop(passes, mode)
 				b.ReportMetric(t, "cycles/call")
 				b.ReportMetric(t/tpn, "ns/op")
 			})
