@@ -96,7 +96,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printWfree(stdout, r.wfree)
 	}
 	if slices.Contains(want, "dstref") {
-		d := dstref.MeasurePrequeue(n, 2000000/scale)
+		// Before moves only a few Mpps, and both sides spin, so a loaded
+		// machine stretches it most: -quick cuts it further.
+		d := dstref.MeasurePrequeue(n, 2000000/scale/scale)
 		r.dstref = &d
 		printDstref(stdout, d)
 	}

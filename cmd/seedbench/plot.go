@@ -165,9 +165,11 @@ func speedupPlot(title string, gs []speedup) (*plot.Plot, error) {
 	p.Y.Label.Text = "speedup (1 = no change)"
 	vals := make(plotter.Values, len(gs))
 	names := make([]string, len(gs))
+	top := 1.0
 	for i, g := range gs {
 		vals[i] = g.ratio
 		names[i] = g.name
+		top = max(top, g.ratio)
 	}
 	bars, err := plotter.NewBarChart(vals, vg.Points(28))
 	if err != nil {
@@ -182,7 +184,36 @@ func speedupPlot(title string, gs []speedup) (*plot.Plot, error) {
 	one.Color = grey
 	one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	p.Add(plotter.NewGrid(), bars, one)
+	labels, err := plotter.NewLabels(plotter.XYLabels{
+		XYs:    barTops(vals),
+		Labels: ratioLabels(vals),
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range labels.TextStyle {
+		labels.TextStyle[i].XAlign = -0.5
+		labels.TextStyle[i].YAlign = 0
+	}
+	p.Add(labels)
 	p.NominalX(names...)
 	p.Y.Min = 0
+	p.Y.Max = top * 1.15
 	return p, nil
+}
+
+func barTops(vals plotter.Values) plotter.XYs {
+	xys := make(plotter.XYs, len(vals))
+	for i, v := range vals {
+		xys[i] = plotter.XY{X: float64(i), Y: v}
+	}
+	return xys
+}
+
+func ratioLabels(vals plotter.Values) []string {
+	s := make([]string, len(vals))
+	for i, v := range vals {
+		s[i] = fmt.Sprintf("%.2fx", v)
+	}
+	return s
 }
