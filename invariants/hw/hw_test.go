@@ -3,6 +3,7 @@ package hw
 import (
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -32,4 +33,19 @@ func TestPin(t *testing.T) {
 	unpin, _ := Pin(0)
 	Mb()
 	unpin()
+}
+
+type line3 struct {
+	p *int
+	_ [3*CacheLine - 8]byte
+}
+
+func TestLinesAligned(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 1000} {
+		s := Lines[line3](n)
+		require.Len(t, s, n)
+		for i := range s {
+			require.Zero(t, uintptr(unsafe.Pointer(&s[i]))%CacheLine, "element %d of %d", i, n)
+		}
+	}
 }

@@ -88,7 +88,7 @@ type Sock struct {
 	variant Variant    // which sock_wfree
 	track   bool       // keep the lifetime bookkeeping of line 2
 	wq      *WaitQueue // sk->sk_wq
-	_       [hw.CacheLine - 24]byte
+	_       [hw.CacheLine - 32]byte
 
 	// line 2: lifetime bookkeeping (tests only; untouched when !track)
 	state   atomic.Int32 // live, freePending, reclaimed
