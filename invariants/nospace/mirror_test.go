@@ -128,3 +128,32 @@ func TestMirrorBreakScript(t *testing.T) {
 	require.False(t, before.tp.Nospace(), "before: sk_stream_write_space cleared the bit")
 	require.True(t, after.tp.Nospace(), "after: the stale bit survives the ACK")
 }
+
+// TestMPTCPSubflowPin: an MPTCP writer waits on the MPTCP socket, whose
+// SOCK_NOSPACE the subflows share but cannot mirror. An ACK on a subflow
+// must still reach __tcp_check_space() and wake it: the pin in
+// subflow_ulp_init() does that, and an unpinned subflow skips it.
+func TestMPTCPSubflowPin(t *testing.T) {
+	for _, pin := range []bool{true, false} {
+		msk := New(After, modelSndbuf)
+		ssk := NewSubflow(msk, modelSndbuf, pin)
+		w := NewWaiter()
+		msk.WaitQueue().Add(w)
+		require.True(t, ssk.Send(modelSndbuf), "the subflow's queue fills")
+		msk.SetNospaceMPTCP() // the MPTCP writer found no space and sleeps
+		require.Equal(t, pin, ssk.Mirror(), "subflow_ulp_init pins the mirror")
+
+		ssk.Lock()
+		ssk.Ack(modelSndbuf)
+		ssk.Unlock()
+		if pin {
+			require.Equal(t, int64(1), ssk.NewSpaceCalls(), "pinned: tcp_new_space ran")
+			require.True(t, w.Woken(), "pinned: the MPTCP writer was woken")
+			require.False(t, msk.Nospace(), "pinned: the shared bit was cleared")
+			require.True(t, ssk.Mirror(), "tcp_clear_nospace leaves the pin")
+		} else {
+			require.Zero(t, ssk.NewSpaceCalls(), "unpinned: tcp_check_space skipped __tcp_check_space")
+			require.False(t, w.Woken(), "unpinned: the MPTCP writer sleeps on with space free")
+		}
+	}
+}

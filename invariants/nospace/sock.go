@@ -95,7 +95,8 @@ type TCPSock struct {
 	socket     *Socket      // sk->sk_socket
 	wq         *WaitQueue   // sk->sk_wq
 	variant    Variant
-	_          [hw.CacheLine - 40]byte
+	mptcp      bool // sk_is_mptcp(): an MPTCP subflow
+	_          [hw.CacheLine - 41]byte
 
 	// line 2
 	newSpace atomic.Int64 // calls of tcp_new_space()
@@ -116,6 +117,33 @@ func initSock(tp *TCPSock, s *Socket, v Variant, sndbuf int64) *TCPSock {
 	tp.sndbuf = sndbuf
 	return tp
 }
+
+// NewSubflow returns an MPTCP subflow of an MPTCP socket whose struct socket
+// and wait queue it shares (parent is the MPTCP-level socket; its own
+// tcp_nospace is never used, since sk_is_tcp() is false for it). The
+// subflow's sk_set_nospace() and sk_clear_nospace() act on the shared
+// SOCK_NOSPACE bit, which its own mirror cannot follow, so
+// subflow_ulp_init() pins the mirror:
+//
+//	tp->tcp_nospace = 1;
+//
+// and every tcp_check_space() on the subflow reaches __tcp_check_space(),
+// as before the patch. With pin false the subflow starts unpinned, the bug
+// the pin prevents.
+func NewSubflow(parent *TCPSock, sndbuf int64, pin bool) *TCPSock {
+	tp := initSock(new(TCPSock), parent.socket, parent.variant, sndbuf)
+	tp.wq = parent.wq
+	tp.mptcp = true
+	if pin && tp.variant.usesMirror() {
+		tp.nospace.Store(1)
+	}
+	return tp
+}
+
+// SetNospaceMPTCP is sk_set_nospace() on the MPTCP-level socket: not a TCP
+// socket, so only the shared SOCK_NOSPACE bit is set. The caller holds the
+// socket lock.
+func (tp *TCPSock) SetNospaceMPTCP() { tp.setBit() }
 
 // Lock is lock_sock(); the ACK path and senders hold it, tcp_poll() does not.
 func (tp *TCPSock) Lock() { tp.lock.Lock() }
@@ -165,8 +193,16 @@ func (tp *TCPSock) Writeable() bool { return tp.writeable() }
 // setMirror is tcp_set_nospace(): WRITE_ONCE(tp->tcp_nospace, 1).
 func (tp *TCPSock) setMirror() { tp.nospace.Store(1) }
 
-// clearMirror is tcp_clear_nospace(): WRITE_ONCE(tp->tcp_nospace, 0).
-func (tp *TCPSock) clearMirror() { tp.nospace.Store(0) }
+// clearMirror is tcp_clear_nospace(), which leaves an MPTCP subflow's
+// pinned mirror alone:
+//
+//	if (sk_is_tcp(sk) && !sk_is_mptcp(sk))
+//		WRITE_ONCE(tcp_sk(sk)->tcp_nospace, 0);
+func (tp *TCPSock) clearMirror() {
+	if !tp.mptcp {
+		tp.nospace.Store(0)
+	}
+}
 
 // setBit is set_bit(SOCK_NOSPACE, &sock->flags): an atomic RMW.
 func (tp *TCPSock) setBit() { tp.socket.flags.Or(sockNospace) }
