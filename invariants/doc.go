@@ -36,9 +36,12 @@
 //     test that checks the offsets with unsafe.Offsetof, so a field moved
 //     into the wrong line fails a test rather than silently changing a
 //     benchmark.
-//   - To test interleavings deterministically, each kernel function is also
-//     written as an operation split at its shared-memory accesses (Step
-//     performs exactly one access). The ordinary Go functions run the same
-//     steps to completion, so the state-machine tests and the concurrent
-//     stress tests exercise the same code.
+//   - To test interleavings deterministically, the kernel functions whose
+//     accesses race (nospace: tcp_poll, the ACK path, sk_stream_wait_memory;
+//     wfree: sock_wfree, sock_wait_for_wmem) are written as operations split
+//     at their shared-memory accesses (Step performs exactly one access).
+//     The ordinary Go functions run the same steps to completion, so the
+//     state-machine tests and the concurrent stress tests exercise the same
+//     code. In dstref and tsflags the functions run under a lock or per
+//     packet, so the models interleave whole calls.
 package invariants

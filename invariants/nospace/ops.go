@@ -258,25 +258,28 @@ func (tp *TCPSock) Send(n int64) bool {
 
 // WaitMemory is sk_stream_wait_memory() without timeout or signals: it
 // returns, with the socket lock held again, once memory is free. The caller
-// holds the socket lock and owns w.
+// holds the socket lock and owns w. It runs waitOp's steps, releasing and
+// retaking the lock where sk_wait_event() does, and blocks in step 4 (the
+// wait_woken() of the split version) instead of polling it.
 func (tp *TCPSock) WaitMemory(w *Waiter) {
 	o := tp.startWait(w)
+	locked := true
 	for {
-		switch o.pc {
-		case 3:
-			tp.Unlock()
-			for o.pc == 3 || o.pc == 4 {
-				if o.pc == 4 {
-					w.Wait()
-					w.woken.Store(true) // let the step consume it
-				}
-				o.Step()
-			}
+		switch {
+		case o.Locked() && !locked:
 			tp.Lock()
-		default:
-			if o.Step() {
-				return
-			}
+			locked = true
+		case !o.Locked() && locked:
+			tp.Unlock()
+			locked = false
+		}
+		if o.pc == 4 {
+			w.Wait()
+			o.pc = 0
+			continue
+		}
+		if o.Step() {
+			return
 		}
 	}
 }

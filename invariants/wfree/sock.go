@@ -291,12 +291,18 @@ func (w *Waiter) Wait() {
 //
 // prepare_to_wait() queues the entry and sets the task state with a full
 // barrier; in Go the queueing is an atomic Add and the test an atomic Load,
-// which cannot be reordered.
+// which cannot be reordered. It runs waitOp's steps and blocks in step 2
+// instead of polling it.
 func (s *Sock) WaitForWmem(w *Waiter) {
-	w.woken.Store(false)
-	s.wq.Add(w)
-	defer s.wq.Remove(w)
-	for !s.memoryFree() {
-		w.Wait()
+	o := &waitOp{s: s, w: w}
+	for {
+		if o.pc == 2 {
+			w.Wait()
+			o.pc = 1
+			continue
+		}
+		if o.Step() {
+			return
+		}
 	}
 }
