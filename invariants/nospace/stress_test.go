@@ -95,6 +95,13 @@ func stress(v Variant, sends int, seed uint64) string {
 
 	wg.Wait()
 	stop.Store(true)
+	// If A gave up on a lost W, W may have queued more before it saw
+	// stop; free it so that E can finish.
+	tp.Lock()
+	if q := tp.Queued(); q > 0 {
+		tp.Ack(q)
+	}
+	tp.Unlock()
 	for !eDone.Load() {
 		if !we.Woken() && we.Sleeping() {
 			lost.CompareAndSwap(nil, "E asleep without EPOLLOUT on an idle writeable socket")

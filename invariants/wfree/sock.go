@@ -275,6 +275,10 @@ func (w *Waiter) Wait() {
 		<-w.park
 		w.sleeping.Store(false)
 	}
+	// Not sleeping before the wake is consumed, so that an observer
+	// reading Woken and then Sleeping never sees a running task as a
+	// sleeper with no wake pending.
+	w.sleeping.Store(false)
 	w.woken.Store(false)
 }
 
