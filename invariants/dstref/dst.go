@@ -49,6 +49,7 @@ const (
 
 var variantNames = [...]string{"before", "after", "no-guard", "double-release"}
 
+// String returns the variant's name as the tests and tables print it.
 func (v Variant) String() string { return variantNames[v] }
 
 // Dst stands for struct dst_entry. Line 0 holds __refcnt with the fields

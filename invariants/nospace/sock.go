@@ -12,6 +12,15 @@
 // sk_clear_nospace(). The invariant is one-directional: a stale mirror only
 // costs a call to __tcp_check_space(), which re-tests the authoritative bit.
 //
+// The invariant holds among the tasks that hold the socket lock, but
+// tcp_poll() sets the flags without it, and an ACK clearing them in between
+// its two stores leaves SOCK_NOSPACE set with the mirror clear
+// (TestMirrorBreakScript). In this model no wakeup is lost by it, since the
+// clearing ACK wakes every registered waiter afterwards; what it costs is
+// that tcp_check_space() skips __tcp_check_space(), and with it
+// tcp_new_space(), until the next sk_set_nospace(). docs/bench.md has the
+// details.
+//
 // The layout (see TCPSock) puts tcp_nospace in line 0, the
 // tcp_sock_write_txrx group, and SOCK_NOSPACE in a separately allocated
 // Socket whose flags word has a line of its own, as struct socket does.
@@ -48,6 +57,7 @@ const (
 
 var variantNames = [...]string{"before", "after", "no-recheck", "no-barrier"}
 
+// String returns the variant's name as the tests and tables print it.
 func (v Variant) String() string { return variantNames[v] }
 
 // usesMirror reports whether v maintains and reads tp->tcp_nospace.

@@ -45,6 +45,7 @@ const (
 
 var variantNames = [...]string{"before", "after", "rcvtstamp-only"}
 
+// String returns the variant's name as the tests and tables print it.
 func (v Variant) String() string { return variantNames[v] }
 
 // sk_flags bits (enum sock_flags numbering does not matter here).

@@ -65,6 +65,7 @@ const (
 
 var variantNames = [...]string{"before", "after", "double-dec", "no-rcu", "no-barrier"}
 
+// String returns the variant's name as the tests and tables print it.
 func (v Variant) String() string { return variantNames[v] }
 
 // Socket lifetime states.
