@@ -40,7 +40,7 @@ func TestMirrorHoldsAmongLockHolders(t *testing.T) {
 				return err
 			}
 			return m.lostWakeup()
-		}, map[string]bool{"epoll": true})
+		}, map[string]bool{"epoll": true, "poll0": true})
 	})
 }
 

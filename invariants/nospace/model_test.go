@@ -17,7 +17,10 @@ import (
 //   - an epoll task E, whose entry is registered on the wait queue for good
 //     (as EPOLL_CTL_ADD leaves it), calls tcp_poll() without the lock and
 //     sleeps until woken when it returns no EPOLLOUT;
-//   - the ACK path A (under the lock) frees bytes and runs tcp_check_space().
+//   - the ACK path A (under the lock) frees bytes and runs tcp_check_space();
+//   - a nonblocking poller P calls tcp_poll() with no wait entry (poll(2)
+//     with a zero timeout): it never sleeps, but its lockless flag stores
+//     interleave with everyone else's.
 //
 // The property is the one the barrier pairing exists for: once nothing is
 // in flight, no task is asleep without a pending wake while the socket is
@@ -53,6 +56,8 @@ type model struct {
 	eAsleep bool
 
 	ack *ackOp
+
+	p *pollOp // P's tcp_poll() in flight
 
 	trace []string
 }
@@ -101,6 +106,7 @@ func (m *model) actions() []struct {
 		{"writer", m.writer},
 		{"ack", m.doAck},
 		{"epoll", m.epoll},
+		{"poll0", m.poll0},
 	}
 }
 
@@ -180,6 +186,21 @@ func (m *model) epoll(chooser) bool {
 		m.e.Consume() // epoll_wait harvests the ready list, then polls
 		m.poll = &pollOp{tp: m.tp}
 		m.logf("E polls")
+	}
+	return true
+}
+
+func (m *model) poll0(chooser) bool {
+	if m.p == nil {
+		m.p = &pollOp{tp: m.tp}
+		m.logf("P polls (no wait entry)")
+	}
+	pc := m.p.pc
+	done, _ := m.step(m.p)
+	m.logf("P poll step pc=%d -> %d (nospace=%v mirror=%v)", pc, m.p.pc, m.tp.Nospace(), m.tp.Mirror())
+	if done {
+		m.logf("P poll returns EPOLLOUT=%v", m.p.mask)
+		m.p = nil
 	}
 	return true
 }
