@@ -1,0 +1,223 @@
+// Command seedbench runs the hardware benchmarks of the four kernel patches
+// in invariants/ on this machine and prints each table beside the numbers
+// the patch published, optionally writing one plot per table.
+//
+// Usage:
+//
+//	go run ./cmd/seedbench [-quick] [-runs N] [-out DIR] [-only LIST]
+//
+// -quick makes every measurement short (a few seconds in all), -runs sets
+// the runs per measurement whose median is reported (11 by default, as in
+// the tcp_nospace patch; 3 with -quick), -out writes nospace.png,
+// wfree.png, dstref.png and tsflags.png into DIR, and -only limits the run
+// to a comma-separated subset of nospace, wfree, dstref, tsflags.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/litmus-dev/litmus/invariants/dstref"
+	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/invariants/nospace"
+	"github.com/litmus-dev/litmus/invariants/tsflags"
+	"github.com/litmus-dev/litmus/invariants/wfree"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// sizes are the tcp_nospace table's sockets per thread, plus one row the
+// patch does not have: 1048576 sockets (256 MB a thread), which is what it
+// takes to leave an L3 as large as this project's test machine's (260 MB).
+var sizes = []int{1, 256, 4096, 262144, 1048576}
+
+// results holds whatever was measured; nil fields were not run.
+type results struct {
+	nospace []nospace.Row
+	wfree   []wfree.Result
+	dstref  *dstref.Result
+	tsflags []tsflags.Result
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("seedbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	quick := fs.Bool("quick", false, "short measurements (a few seconds in all)")
+	runs := fs.Int("runs", 0, "runs per measurement; the median is reported (default 11, or 3 with -quick)")
+	out := fs.String("out", "", "write one PNG plot per table into this directory")
+	only := fs.String("only", "", "comma-separated subset of nospace,wfree,dstref,tsflags")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "seedbench: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	all := []string{"nospace", "wfree", "dstref", "tsflags"}
+	want := all
+	if *only != "" {
+		want = strings.Split(*only, ",")
+		for _, w := range want {
+			if !slices.Contains(all, w) {
+				fmt.Fprintf(stderr, "seedbench: -only: unknown benchmark %q\n", w)
+				return 2
+			}
+		}
+	}
+	n := *runs
+	if n <= 0 {
+		n = 11
+		if *quick {
+			n = 3
+		}
+	}
+	scale := 1
+	if *quick {
+		scale = 8
+	}
+
+	tpn := hw.Calibrate(20 * time.Millisecond)
+	fmt.Fprintf(stdout, "machine: %s\n", machine())
+	fmt.Fprintf(stdout, "counter: %s at %.3f per ns; runs per measurement: %d (median)\n\n", hw.TickUnit, tpn, n)
+
+	var r results
+	start := time.Now()
+	if slices.Contains(want, "nospace") {
+		r.nospace = nospace.MeasureCheckSpace(nospace.Config{Sockets: sizes, Runs: n, Calls: (1 << 22) / scale})
+		printNospace(stdout, r.nospace)
+	}
+	if slices.Contains(want, "wfree") {
+		r.wfree = wfree.MeasureWfree(0, n, 2000000/scale)
+		printWfree(stdout, r.wfree)
+	}
+	if slices.Contains(want, "dstref") {
+		// Before moves only a few Mpps, and both sides spin, so a loaded
+		// machine stretches it most: -quick cuts it further.
+		d := dstref.MeasurePrequeue(n, 2000000/scale/scale)
+		r.dstref = &d
+		printDstref(stdout, d)
+	}
+	if slices.Contains(want, "tsflags") {
+		r.tsflags = tsflags.MeasureRecv(n, 2000000/scale)
+		printTsflags(stdout, r.tsflags)
+	}
+	fmt.Fprintf(stdout, "total %.1fs\n", time.Since(start).Seconds())
+
+	if *out != "" {
+		files, err := writePlots(*out, r)
+		if err != nil {
+			fmt.Fprintf(stderr, "seedbench: %v\n", err)
+			return 1
+		}
+		for _, f := range files {
+			fmt.Fprintf(stdout, "wrote %s\n", f)
+		}
+	}
+	return 0
+}
+
+// workingSet formats a socket count as the patch does: the bytes the set
+// occupies.
+func workingSet(sockets int) string {
+	b := sockets * nospace.SocketBytes
+	switch {
+	case b >= 1<<20:
+		return fmt.Sprintf("%d MB", b>>20)
+	case b >= 1<<10:
+		return fmt.Sprintf("%d KB", b>>10)
+	}
+	return fmt.Sprintf("%d B", b)
+}
+
+func printNospace(w io.Writer, rows []nospace.Row) {
+	fmt.Fprintf(w, "000 tcp: add tp->tcp_nospace -- %s per tcp_check_space() call above baseline\n", hw.TickUnit)
+	fmt.Fprintf(w, "%-22s %9s %9s %9s   %9s %9s\n", "sockets/thread", "before", "after", "baseline", "patch:bef", "patch:aft")
+	for i, r := range rows {
+		patch := fmt.Sprintf("%9s %9s", "-", "-")
+		if i < len(nospace.PatchTable) && nospace.PatchTable[i].Sockets == r.Sockets {
+			p := nospace.PatchTable[i]
+			patch = fmt.Sprintf("%+9.1f %+9.1f", p.Before, p.After)
+		}
+		fmt.Fprintf(w, "%-22s %+9.1f %+9.1f %9.1f   %s\n",
+			fmt.Sprintf("%d (%s)", r.Sockets, workingSet(r.Sockets)), r.Before, r.After, r.Base, patch)
+	}
+	fmt.Fprintln(w)
+}
+
+func printWfree(w io.Writer, rs []wfree.Result) {
+	fmt.Fprintln(w, "004 UDP sock_wfree optimisations -- skb_set_owner_w()+sock_wfree() per second")
+	fmt.Fprintf(w, "%-26s %10s %10s %8s\n", "case", "before", "after", "change")
+	for _, r := range rs {
+		fmt.Fprintf(w, "%-26s %8.2f M %8.2f M %+7.1f%%\n", fmt.Sprintf("%d thread(s), one socket", r.Threads), r.Before, r.After, pct(r.After, r.Before))
+		if r.Threads == 1 {
+			fmt.Fprintf(w, "%-26s %10.1f %10.1f\n", "  cycles per iteration", r.BeforeCycles, r.AfterCycles)
+		}
+	}
+	p := wfree.PatchReqPerSec
+	fmt.Fprintf(w, "%-26s %8.2f M %8.2f M %+7.1f%%  (UDP req/s over a dummy netdev)\n\n", "patch", p[0]/1e6, p[1]/1e6, pct(p[1], p[0]))
+}
+
+func printDstref(w io.Writer, r dstref.Result) {
+	fmt.Fprintln(w, "002 tcp: remove dst refcount false sharing for prequeue mode -- packets per second, 2 CPUs")
+	fmt.Fprintf(w, "%-26s %10s %10s %8s\n", "case", "before", "after", "change")
+	fmt.Fprintf(w, "%-26s %8.2f M %8.2f M %+7.1f%%\n", "this machine", r.Before, r.After, pct(r.After, r.Before))
+	p := dstref.PatchMpps
+	fmt.Fprintf(w, "%-26s %8.2f M %8.2f M %+7.1f%%  (40GbE, 95%% -> 35%% CPU)\n\n", "patch", p[0], p[1], pct(p[1], p[0]))
+}
+
+func printTsflags(w io.Writer, rs []tsflags.Result) {
+	fmt.Fprintf(w, "003 tcp: Don't call tcp_update_recv_tstamps() if not needed -- %s per received packet\n", hw.TickUnit)
+	fmt.Fprintf(w, "%-36s %9s %9s %8s\n", "case", "before", "after", "speedup")
+	for _, r := range rs {
+		c := "no writer on sk_forward_alloc"
+		if r.Writer {
+			c = "another CPU writes sk_forward_alloc"
+		}
+		fmt.Fprintf(w, "%-36s %9.1f %9.1f %7.2fx\n", c, r.Before, r.After, r.Before/r.After)
+	}
+	fmt.Fprintf(w, "%-36s %19s %7.2fx  (tcp_rr throughput, whole stack)\n\n", "patch", "", 1+tsflags.PatchGain)
+}
+
+func pct(after, before float64) float64 { return (after/before - 1) * 100 }
+
+// machine describes the CPU the way lscpu does: model name, CPUs, caches.
+func machine() string {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	var caches []string
+	for i := range 8 {
+		dir := fmt.Sprintf("/sys/devices/system/cpu/cpu0/cache/index%d/", i)
+		level, err1 := os.ReadFile(dir + "level")
+		typ, err2 := os.ReadFile(dir + "type")
+		size, err3 := os.ReadFile(dir + "size")
+		if err1 != nil || err2 != nil || err3 != nil {
+			break
+		}
+		t := strings.TrimSpace(string(typ))
+		name := "L" + strings.TrimSpace(string(level))
+		switch t {
+		case "Data":
+			name += "d"
+		case "Instruction":
+			name += "i"
+		}
+		caches = append(caches, name+" "+strings.TrimSpace(string(size)))
+	}
+	s := fmt.Sprintf("%s, %d CPUs", model, numCPU())
+	if len(caches) > 0 {
+		s += ", " + strings.Join(caches, ", ") + " (per cpu0)"
+	}
+	return s
+}

@@ -1,0 +1,107 @@
+package dstref
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/litmus-dev/litmus/invariants/hw"
+)
+
+// PatchMpps is the patch's own measurement: about 6 Mpps at 95% receiver
+// CPU before, about 9 Mpps at 35% after (40GbE, 8 RX queues, 24 cores).
+var PatchMpps = [2]float64{6, 9}
+
+// ringSize is the prequeue ring between the two CPUs; batch is how many
+// packets each side moves before publishing its index, so that the ring's
+// own cache lines cost little next to the dst line.
+const (
+	ringSize = 1024
+	batch    = 32
+)
+
+// ring is a single-producer single-consumer queue of packets. The indices
+// are atomics in lines of their own; the slots are plain, published by the
+// atomic store of tail (the store happens before the consumer's load).
+type ring struct {
+	head  atomic.Uint64
+	_     [hw.CacheLine - 8]byte
+	tail  atomic.Uint64
+	_     [hw.CacheLine - 8]byte
+	slots [ringSize]Skb
+}
+
+// Result is one measurement of the prequeue path on two CPUs.
+type Result struct {
+	Before, After float64 // median million packets per second
+}
+
+// run moves packets from a softirq goroutine on CPU 0 to a user goroutine
+// on CPU 1 through sk and returns the packets per second.
+func run(v Variant, packets int) float64 {
+	sk := NewSock(v)
+	route := NewDst(1)
+	// The connection is established: sk_rx_dst is cached.
+	sk.Receive(sk.Prequeue(route))
+	r := new(ring)
+	var wg sync.WaitGroup
+	var ready sync.WaitGroup
+	start := make(chan struct{})
+	var t0, t1 time.Time
+	wg.Add(2)
+	ready.Add(2)
+	go func() {
+		defer wg.Done()
+		unpin, _ := hw.Pin(0)
+		defer unpin()
+		ready.Done()
+		<-start
+		var tail, head uint64
+		for tail < uint64(packets) {
+			for tail-head >= ringSize-batch {
+				head = r.head.Load()
+			}
+			for range batch {
+				r.slots[tail%ringSize] = sk.Prequeue(route)
+				tail++
+			}
+			r.tail.Store(tail)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		unpin, _ := hw.Pin(1)
+		defer unpin()
+		ready.Done()
+		<-start
+		var head, tail uint64
+		for head < uint64(packets) {
+			for head == tail {
+				tail = r.tail.Load()
+			}
+			for head < tail {
+				sk.Receive(r.slots[head%ringSize])
+				head++
+			}
+			r.head.Store(head)
+		}
+		t1 = time.Now()
+	}()
+	ready.Wait()
+	t0 = time.Now()
+	close(start)
+	wg.Wait()
+	sk.Close()
+	return float64(packets) / t1.Sub(t0).Seconds()
+}
+
+// MeasurePrequeue runs the two-CPU prequeue path runs times per variant
+// with packets packets each and reports the medians in Mpps.
+func MeasurePrequeue(runs, packets int) Result {
+	var b, a []float64
+	for range runs {
+		b = append(b, run(Before, packets)/1e6)
+		a = append(a, run(After, packets)/1e6)
+	}
+	return Result{Before: hw.Median(b), After: hw.Median(a)}
+}

@@ -1,0 +1,51 @@
+package hw
+
+import (
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestMedian(t *testing.T) {
+	require.Equal(t, 0.0, Median(nil))
+	require.Equal(t, 2.0, Median([]float64{3, 1, 2}))
+	require.Equal(t, 2.5, Median([]float64{4, 1, 3, 2}))
+	xs := []float64{3, 1, 2}
+	Median(xs)
+	require.Equal(t, []float64{3, 1, 2}, xs, "Median must not reorder its input")
+}
+
+func TestTicksAdvance(t *testing.T) {
+	a := Ticks()
+	time.Sleep(time.Millisecond)
+	b := Ticks()
+	require.Greater(t, b, a, "%s counter did not advance over 1ms", TickUnit)
+}
+
+func TestCalibratePositive(t *testing.T) {
+	f := Calibrate(2 * time.Millisecond)
+	require.Greater(t, f, 0.0, "ticks per ns must be positive")
+}
+
+func TestPin(t *testing.T) {
+	unpin, _ := Pin(0)
+	Mb()
+	unpin()
+}
+
+type line3 struct {
+	p *int
+	_ [3*CacheLine - 8]byte
+}
+
+func TestLinesAligned(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 1000} {
+		s := Lines[line3](n)
+		require.Len(t, s, n)
+		for i := range s {
+			require.Zero(t, uintptr(unsafe.Pointer(&s[i]))%CacheLine, "element %d of %d", i, n)
+		}
+	}
+}
