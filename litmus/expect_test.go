@@ -20,6 +20,14 @@ func TestExpectations(t *testing.T) {
 		{"(* Result-LKMM: Never *)\n(* Result: Sometimes *)", map[string]string{"LKMM": "Never"}},
 		{"(* The Result: field is not at the start of a line *)", map[string]string{}},
 		{"(* Result: DEADLOCK *)", map[string]string{"LKMM": "DEADLOCK"}},
+		// Forms of the public collections: the first word after "Result:"
+		// is the expectation; what follows it (the kernel's DATARACE
+		// marker, a flag name) is the caller's to read from the comment.
+		{"(*\n * Result: Never DATARACE\n *)", map[string]string{"LKMM": "Never"}},
+		{"(*\n * Result: Maybe\n * P0 GRR: Never->Maybe: why\n *)", map[string]string{"LKMM": "Maybe"}},
+		{"(*\n * Result: Flag srcu-bad-nesting\n *)", map[string]string{"LKMM": "Flag"}},
+		// Prose is not an expectation.
+		{"(* Expected result: Never. *)", map[string]string{}},
 	} {
 		src := "C t\n" + tc.comments + "\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n"
 		tst, err := Parse("t.litmus", []byte(src))
