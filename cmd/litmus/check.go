@@ -269,6 +269,8 @@ type jsonResult struct {
 	OK          *bool           `json:"ok"`
 	Invariants  []jsonViolation `json:"invariant_violations"`
 	Stuck       []jsonStuck     `json:"stuck"`
+	Flags       []string        `json:"flags"`
+	Why         string          `json:"why,omitempty"`
 	Explored    int64           `json:"explored_states"`
 	Elapsed     float64         `json:"elapsed_s"`
 	Error       *string         `json:"error"`
@@ -294,13 +296,13 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 		msg := fr.err.Error()
 		for _, m := range models {
 			_ = enc.Encode(jsonResult{File: fr.file, Test: name, Model: m.String(), Observation: "Error",
-				States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Error: &msg})
+				States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Flags: []string{}, Error: &msg})
 		}
 		return
 	}
 	for _, mr := range fr.results {
 		j := jsonResult{File: fr.file, Test: name, Model: mr.model.String(),
-			States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}}
+			States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Flags: []string{}}
 		if mr.err != nil {
 			msg := mr.err.Error()
 			j.Observation, j.Error = "Error", &msg
@@ -331,6 +333,8 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 		for _, s := range r.Stuck {
 			j.Stuck = append(j.Stuck, jsonStuck{Threads: s.Threads, Reason: s.Reason})
 		}
+		j.Flags = append(j.Flags, r.Flags...)
+		j.Why = r.Why
 		j.Explored = r.Stats.States
 		j.Elapsed = roundSeconds(r.Stats.Elapsed)
 		_ = enc.Encode(j)

@@ -79,6 +79,10 @@ model, in input order. The schema is stable: fields are only ever added.
                         there is no expectation or the verdict is Unknown
   invariant_violations  [{invariant, pos, state}] for each violated invariant
   stuck                 [{threads, reason}] for each way a thread can get stuck
+  flags                 herd's flags raised by some allowed execution, e.g.
+                        "data-race" (LKMM); [] when none
+  why                   (LKMM) which axiom rejects the executions that would
+                        satisfy the condition, in words; omitted when empty
   explored_states       distinct states the search visited
   elapsed_s             seconds the search took
   error                 "file:line:col: message" when the file could not be
