@@ -155,7 +155,7 @@ func (a *ackOp) Step() bool {
 		return false
 	case 6:
 		a.pc = 7
-		return !tp.wq.HasSleeper()
+		return !tp.wq.Active()
 	default:
 		tp.wq.WakeAll()
 		return true
@@ -209,21 +209,21 @@ func (o *waitOp) Step() bool {
 			o.pc = 0 // lock_sock() and loop
 			return false
 		}
-		o.w.sleeping.Store(true)
+		o.w.SetSleeping(true)
 		o.pc = 4
 	default:
 		// wait_woken(): asleep until a wake is pending.
 		if !o.w.Consume() {
 			return false
 		}
-		o.w.sleeping.Store(false)
+		o.w.SetSleeping(false)
 		o.pc = 0
 	}
 	return false
 }
 
 func (tp *TCPSock) startWait(w *Waiter) *waitOp {
-	w.woken.Store(false)
+	w.Consume() // a fresh wait: no stale wake
 	tp.wq.Add(w)
 	return &waitOp{tp: tp, w: w}
 }

@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 
 	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/invariants/waitq"
 )
 
 // Variant selects which version of the code a TCPSock runs.
@@ -258,96 +259,12 @@ func (tp *TCPSock) CheckSpaceBefore() bool {
 // It reads line 0 only, which the caller already has.
 func (tp *TCPSock) CheckSpaceAfter() bool { return tp.nospace.Load() != 0 }
 
-// WaitQueue stands for the socket's wait queue (sk->sk_wq->wait).
-type WaitQueue struct {
-	active  atomic.Int32 // entries, read locklessly by waitqueue_active()
-	mu      sync.Mutex
-	entries []*Waiter
-}
-
-// Add is add_wait_queue(): it registers w. The count is an atomic store, so
-// a later atomic load of the condition by the same task cannot pass it: the
-// sleeper's half of the store-buffer pairing with skwq_has_sleeper().
-func (q *WaitQueue) Add(w *Waiter) {
-	q.mu.Lock()
-	q.entries = append(q.entries, w)
-	q.active.Add(1)
-	q.mu.Unlock()
-}
-
-// Remove is finish_wait()/remove_wait_queue().
-func (q *WaitQueue) Remove(w *Waiter) {
-	q.mu.Lock()
-	for i, e := range q.entries {
-		if e == w {
-			q.entries = append(q.entries[:i], q.entries[i+1:]...)
-			q.active.Add(-1)
-			break
-		}
-	}
-	q.mu.Unlock()
-}
-
-// HasSleeper is skwq_has_sleeper(): smp_mb(); waitqueue_active(). The
-// atomic load after the waker's atomic store of the condition gives the
-// barrier.
-func (q *WaitQueue) HasSleeper() bool { return q.active.Load() > 0 }
-
-// WakeAll is wake_up_interruptible_poll(): it wakes every registered entry.
-func (q *WaitQueue) WakeAll() {
-	q.mu.Lock()
-	for _, w := range q.entries {
-		w.Wake()
-	}
-	q.mu.Unlock()
-}
-
-// Waiter is a wait-queue entry with the WQ_FLAG_WOKEN protocol of
-// wait_woken()/woken_wake_function() (poll's pwq->triggered works the same
-// way): a wake sets the flag whether or not the task is asleep yet, and the
-// task sleeps only while the flag is clear, so a wake that lands between the
-// condition check and schedule() is not lost.
-type Waiter struct {
-	woken    atomic.Bool
-	sleeping atomic.Bool
-	park     chan struct{}
-}
+// WaitQueue and Waiter are the kernel's wait queue and wait_woken()
+// protocol, shared with the other patch models (package waitq).
+type (
+	WaitQueue = waitq.Queue
+	Waiter    = waitq.Waiter
+)
 
 // NewWaiter returns an unregistered waiter.
-func NewWaiter() *Waiter { return &Waiter{park: make(chan struct{}, 1)} }
-
-// Wake sets the woken flag and unparks the task if it sleeps.
-func (w *Waiter) Wake() {
-	w.woken.Store(true)
-	select {
-	case w.park <- struct{}{}:
-	default:
-	}
-}
-
-// Woken reports whether a wake is pending.
-func (w *Waiter) Woken() bool { return w.woken.Load() }
-
-// Consume clears the woken flag and reports whether it was set.
-func (w *Waiter) Consume() bool { return w.woken.Swap(false) }
-
-// Sleeping reports whether the task is in Wait with no wake consumed.
-func (w *Waiter) Sleeping() bool { return w.sleeping.Load() }
-
-// Wait is wait_woken(): it returns once a wake is pending and consumes it.
-func (w *Waiter) Wait() {
-	for !w.woken.Load() {
-		w.sleeping.Store(true)
-		if w.woken.Load() {
-			w.sleeping.Store(false)
-			break
-		}
-		<-w.park
-		w.sleeping.Store(false)
-	}
-	// Not sleeping before the wake is consumed, so that an observer
-	// reading Woken and then Sleeping never sees a running task as a
-	// sleeper with no wake pending.
-	w.sleeping.Store(false)
-	w.woken.Store(false)
-}
+func NewWaiter() *Waiter { return waitq.NewWaiter() }

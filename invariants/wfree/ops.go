@@ -103,7 +103,7 @@ func (o *waitOp) Blocked() bool { return o.pc == 2 && !o.w.Woken() }
 func (o *waitOp) Step() bool {
 	switch o.pc {
 	case 0:
-		o.w.woken.Store(false)
+		o.w.Consume()   // a fresh wait: no stale wake
 		o.s.wq.Add(o.w) // prepare_to_wait(): queue, then set_current_state()
 		o.pc = 1
 	case 1:
@@ -111,11 +111,11 @@ func (o *waitOp) Step() bool {
 			o.s.wq.Remove(o.w)
 			return true
 		}
-		o.w.sleeping.Store(true)
+		o.w.SetSleeping(true)
 		o.pc = 2
 	default:
-		if o.w.woken.Swap(false) {
-			o.w.sleeping.Store(false)
+		if o.w.Consume() {
+			o.w.SetSleeping(false)
 			o.pc = 1
 		}
 	}

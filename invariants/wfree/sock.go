@@ -35,10 +35,10 @@
 package wfree
 
 import (
-	"sync"
 	"sync/atomic"
 
 	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/invariants/waitq"
 )
 
 // Variant selects the version of sock_wfree().
@@ -199,89 +199,15 @@ func (s *Sock) Wfree(n int32) {
 	}
 }
 
-// WaitQueue stands for sk->sk_wq->wait.
-type WaitQueue struct {
-	active  atomic.Int32 // entries; waitqueue_active() reads it locklessly
-	mu      sync.Mutex
-	entries []*Waiter
-}
+// WaitQueue and Waiter are the kernel's wait queue and wait_woken()
+// protocol, shared with the other patch models (package waitq).
+type (
+	WaitQueue = waitq.Queue
+	Waiter    = waitq.Waiter
+)
 
-// Add is prepare_to_wait()'s queueing.
-func (q *WaitQueue) Add(w *Waiter) {
-	q.mu.Lock()
-	q.entries = append(q.entries, w)
-	q.active.Add(1)
-	q.mu.Unlock()
-}
-
-// Remove is finish_wait().
-func (q *WaitQueue) Remove(w *Waiter) {
-	q.mu.Lock()
-	for i, e := range q.entries {
-		if e == w {
-			q.entries = append(q.entries[:i], q.entries[i+1:]...)
-			q.active.Add(-1)
-			break
-		}
-	}
-	q.mu.Unlock()
-}
-
-// Active is waitqueue_active().
-func (q *WaitQueue) Active() bool { return q.active.Load() > 0 }
-
-// WakeAll is wake_up_interruptible_sync_poll().
-func (q *WaitQueue) WakeAll() {
-	q.mu.Lock()
-	for _, w := range q.entries {
-		w.Wake()
-	}
-	q.mu.Unlock()
-}
-
-// Waiter is a sleeping task with the woken-flag protocol of wait_woken():
-// a wake that lands before the task sleeps is kept.
-type Waiter struct {
-	woken    atomic.Bool
-	sleeping atomic.Bool
-	park     chan struct{}
-}
-
-// NewWaiter returns a waiter.
-func NewWaiter() *Waiter { return &Waiter{park: make(chan struct{}, 1)} }
-
-// Wake sets the woken flag and unparks the task.
-func (w *Waiter) Wake() {
-	w.woken.Store(true)
-	select {
-	case w.park <- struct{}{}:
-	default:
-	}
-}
-
-// Woken reports whether a wake is pending.
-func (w *Waiter) Woken() bool { return w.woken.Load() }
-
-// Sleeping reports whether the task sleeps.
-func (w *Waiter) Sleeping() bool { return w.sleeping.Load() }
-
-// Wait sleeps until a wake is pending and consumes it.
-func (w *Waiter) Wait() {
-	for !w.woken.Load() {
-		w.sleeping.Store(true)
-		if w.woken.Load() {
-			w.sleeping.Store(false)
-			break
-		}
-		<-w.park
-		w.sleeping.Store(false)
-	}
-	// Not sleeping before the wake is consumed, so that an observer
-	// reading Woken and then Sleeping never sees a running task as a
-	// sleeper with no wake pending.
-	w.sleeping.Store(false)
-	w.woken.Store(false)
-}
+// NewWaiter returns an unregistered waiter.
+func NewWaiter() *Waiter { return waitq.NewWaiter() }
 
 // WaitForWmem is sock_wait_for_wmem() without timeout or signals: it
 // returns once sk_wmem_alloc < sk_sndbuf.
