@@ -85,10 +85,19 @@ func Sites(t *litmus.Test) []Site {
 		if p.Body == nil {
 			continue
 		}
-		walkCalls(p.Body, func(c *litmus.CallExpr, unused bool) {
-			if s, ok := siteFor(t, p.ID, c, unused); ok {
-				sites = append(sites, s)
+		unused := map[*litmus.CallExpr]bool{} // calls whose value is discarded
+		litmus.Inspect(p.Body, func(n litmus.Node) bool {
+			switch n := n.(type) {
+			case *litmus.ExprStmt:
+				if c, ok := n.X.(*litmus.CallExpr); ok {
+					unused[c] = true
+				}
+			case *litmus.CallExpr:
+				if s, ok := siteFor(t, p.ID, n, unused[n]); ok {
+					sites = append(sites, s)
+				}
 			}
+			return true
 		})
 	}
 	return sites
@@ -315,77 +324,4 @@ func redundantWhy(m Model, s Site) string {
 		return "under SC every access is already ordered"
 	}
 	return ""
-}
-
-// walkCalls calls f for every call expression in s, in source order;
-// unused reports that the call's value is discarded (an expression
-// statement).
-func walkCalls(s litmus.Stmt, f func(c *litmus.CallExpr, unused bool)) {
-	switch s := s.(type) {
-	case *litmus.BlockStmt:
-		for _, x := range s.List {
-			walkCalls(x, f)
-		}
-	case *litmus.DeclStmt:
-		walkExprCalls(s.Init, f)
-	case *litmus.AssignStmt:
-		walkExprCalls(s.LHS, f)
-		walkExprCalls(s.RHS, f)
-	case *litmus.ExprStmt:
-		if c, ok := s.X.(*litmus.CallExpr); ok {
-			for _, a := range c.Args {
-				walkExprCalls(a, f)
-			}
-			f(c, true)
-			return
-		}
-		walkExprCalls(s.X, f)
-	case *litmus.IfStmt:
-		walkExprCalls(s.Cond, f)
-		walkCalls(s.Then, f)
-		if s.Else != nil {
-			walkCalls(s.Else, f)
-		}
-	case *litmus.WhileStmt:
-		walkExprCalls(s.Cond, f)
-		walkCalls(s.Body, f)
-	case *litmus.DoWhileStmt:
-		walkCalls(s.Body, f)
-		walkExprCalls(s.Cond, f)
-	case *litmus.ForStmt:
-		if s.Init != nil {
-			walkCalls(s.Init, f)
-		}
-		walkExprCalls(s.Cond, f)
-		if s.Post != nil {
-			walkCalls(s.Post, f)
-		}
-		walkCalls(s.Body, f)
-	}
-}
-
-func walkExprCalls(e litmus.Expr, f func(c *litmus.CallExpr, unused bool)) {
-	switch e := e.(type) {
-	case *litmus.CallExpr:
-		for _, a := range e.Args {
-			walkExprCalls(a, f)
-		}
-		f(e, false)
-	case *litmus.UnaryExpr:
-		walkExprCalls(e.X, f)
-	case *litmus.BinaryExpr:
-		walkExprCalls(e.X, f)
-		walkExprCalls(e.Y, f)
-	case *litmus.CondExpr:
-		walkExprCalls(e.Cond, f)
-		walkExprCalls(e.X, f)
-		walkExprCalls(e.Y, f)
-	case *litmus.ParenExpr:
-		walkExprCalls(e.X, f)
-	case *litmus.IndexExpr:
-		walkExprCalls(e.X, f)
-		walkExprCalls(e.Index, f)
-	case *litmus.CastExpr:
-		walkExprCalls(e.X, f)
-	}
 }
