@@ -45,8 +45,9 @@ type Site struct {
 	Weakening Weakening
 	Into      string // what it becomes, "nothing", "READ_ONCE(*x)"
 
-	call *litmus.CallExpr
-	repl litmus.CallExpr
+	call  *litmus.CallExpr // C: the call weakened into repl
+	repl  litmus.CallExpr
+	instr *litmus.Instr // X86: the fence instruction replaced by a NOP
 }
 
 // FenceResult is the weakened verdict of one site.
@@ -78,10 +79,19 @@ type FenceReport struct {
 	Unknown string
 }
 
-// Sites lists the ordering constructs of a C test, in source order.
+// Sites lists the ordering constructs of a test, in source order: for C
+// the kernel's fences, acquire/release accesses and RMWs; for X86 the
+// MFENCE, LFENCE and SFENCE instructions.
 func Sites(t *litmus.Test) []Site {
 	var sites []Site
 	for _, p := range t.Procs {
+		for _, in := range p.Code {
+			switch strings.ToUpper(in.Op) {
+			case "MFENCE", "LFENCE", "SFENCE":
+				sites = append(sites, Site{Pos: t.File.Position(in.Pos()), Thread: p.ID, Text: litmus.InstrString(in),
+					Weakening: RemoveFence, Into: "nothing", instr: in})
+			}
+		}
 		if p.Body == nil {
 			continue
 		}
@@ -219,13 +229,23 @@ func plainRMW(p *litmus.Primitive, c *litmus.CallExpr, repl func(string, ...litm
 // apply weakens the sites in place and returns a function that undoes it.
 func apply(sites []Site) (undo func()) {
 	saved := make([]litmus.CallExpr, len(sites))
-	for i := range sites {
-		saved[i] = *sites[i].call
-		*sites[i].call = sites[i].repl
+	savedInstr := make([]litmus.Instr, len(sites))
+	for i, s := range sites {
+		if s.instr != nil {
+			savedInstr[i] = *s.instr
+			*s.instr = litmus.Instr{InstrPos: s.instr.InstrPos, Label: s.instr.Label, Op: "NOP", EndPos: s.instr.EndPos}
+			continue
+		}
+		saved[i] = *s.call
+		*s.call = s.repl
 	}
 	return func() {
-		for i := range sites {
-			*sites[i].call = saved[i]
+		for i, s := range sites {
+			if s.instr != nil {
+				*s.instr = savedInstr[i]
+			} else {
+				*s.call = saved[i]
+			}
 		}
 	}
 }
@@ -234,9 +254,6 @@ func apply(sites []Site) (undo func()) {
 // under m. The test is modified during the call and restored before it
 // returns, so t must not be used concurrently.
 func Fences(ctx context.Context, t *litmus.Test, m Model, opt Options) (*FenceReport, error) {
-	if t.Arch != litmus.ArchC {
-		return nil, fmt.Errorf("%s: fences analyses C tests only", t.Name)
-	}
 	opt.NoWitness = true
 	run := func(sites []Site) (*Result, error) {
 		undo := apply(sites)
@@ -292,6 +309,15 @@ func Fences(ctx context.Context, t *litmus.Test, m Model, opt Options) (*FenceRe
 // redundantWhy explains, where the model makes it plain, why weakening a
 // site changes nothing.
 func redundantWhy(m Model, s Site) string {
+	if s.instr != nil {
+		switch op := strings.ToUpper(s.instr.Op); {
+		case m == TSO && (op == "LFENCE" || op == "SFENCE"):
+			return "x86-TSO keeps loads in order and stores in order; LFENCE and SFENCE only matter for non-temporal and string stores"
+		case m == SC:
+			return "under SC every access is already ordered"
+		}
+		return ""
+	}
 	prim, _ := litmus.Lookup(s.call.Fun.Name)
 	if prim == nil {
 		return ""

@@ -30,7 +30,7 @@ func TestFencesBothMbNecessaryUnderTSO(t *testing.T) {
 	require.Contains(t, out, "SB+mbs under tso: Never as written")
 	n := strings.Count(out, "NECESSARY")
 	require.Equal(t, 2, n, "both smp_mb() must be necessary:\n%s", out)
-	require.Contains(t, out, "minimal sufficient set: smp_mb() (line 12), smp_mb() (line 21)")
+	require.Contains(t, out, "minimal sufficient set: smp_mb() (P0, line 12), smp_mb() (P1, line 21)")
 }
 
 func TestFencesRedundantWmb(t *testing.T) {
@@ -149,4 +149,15 @@ func TestCheckJSONParseError(t *testing.T) {
 func TestHelpMatchesDefaults(t *testing.T) {
 	out, _, _ := run(t, "help", "check")
 	require.Contains(t, out, "(default "+strconv.Itoa(model.DefaultMaxStates)+";")
+}
+
+func TestFencesX86(t *testing.T) {
+	f := filepath.Join(corpus, "x86/catalogue/x86/tests/SB+mfences.litmus")
+	if _, err := os.Stat(f); err != nil {
+		t.Skip("shared corpus not present")
+	}
+	out, errOut, code := run(t, "fences", "--model", "tso", f)
+	require.Equal(t, exitOK, code, errOut)
+	require.Equal(t, 2, strings.Count(out, "NECESSARY"), out)
+	require.Contains(t, out, "minimal sufficient set: MFENCE (P0, line 12), MFENCE (P1, line 12)")
 }

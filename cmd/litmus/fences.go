@@ -20,7 +20,8 @@ func init() {
 		Short:     "tell which barriers and orderings the verdict depends on",
 		Long: `
 Fences answers "is this smp_mb() load-bearing?". It finds each ordering
-construct of a C test: every fence (smp_mb, smp_rmb, smp_wmb,
+construct of a test — in an X86 test each MFENCE, LFENCE and SFENCE; in a C
+test every fence (smp_mb, smp_rmb, smp_wmb,
 smp_mb__before_atomic, smp_mb__after_atomic, ...), every acquire load and
 release store, every fully ordered or acquire/release RMW that has a relaxed
 variant, and every atomic RMW whose result is unused (which could be a plain
@@ -95,7 +96,7 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 		if len(rep.Sites) > 0 {
 			var names []string
 			for _, s := range rep.Minimal {
-				names = append(names, fmt.Sprintf("%s (line %d)", s.Text, s.Pos.Line))
+				names = append(names, fmt.Sprintf("%s (P%d, line %d)", s.Text, s.Thread, s.Pos.Line))
 			}
 			if len(names) == 0 {
 				fmt.Fprintf(w, "  minimal sufficient set: none (the verdict holds with every construct weakened)\n")
