@@ -95,6 +95,9 @@ func (m *machine) canExec(s *mstate, t int) bool {
 		return false
 	}
 	in := &code[pc]
+	if m.badAccess(s, t, in) {
+		return false
+	}
 	switch in.op {
 	case opFence:
 		return in.fence != fenceFull || m.mm.quiet(s, t)
@@ -105,7 +108,7 @@ func (m *machine) canExec(s *mstate, t int) bool {
 			return false
 		}
 		l, err := m.resolve(s, t, in)
-		return err != nil || s.mem[l] == 0 // an error surfaces in apply
+		return err != nil || s.mem[l] == 0 // an evaluation error surfaces in apply
 	case opGPWait:
 		return s.th[t].wait == 0
 	}
@@ -150,6 +153,33 @@ func (m *machine) resolve(s *mstate, t int, in *instr) (int, error) {
 		return 0, &runtimeError{in.pos, fmt.Sprintf("P%d: %s: access to %s, which is not the address of a shared location", m.p.threads[t].id, in.text, m.p.format(a))}
 	}
 	return l, nil
+}
+
+// badAccess reports whether thread t's next instruction in accesses memory
+// at a value that is not the address of a location (a NULL pointer, say).
+// Such an instruction never executes: the thread waits there forever, so
+// no final state lies beyond it, and check reports the dead end as a
+// dropped execution rather than as a stuck one. This is herd7's treatment
+// up to version 7.58 (mem.ml discarded a candidate execution whose access
+// had no symbolic location); herd7 since October 2025 (herdtools7 pull
+// requests 1513 and 1520) stops the whole test with "Non-symbolic memory
+// access found" instead when an execution the model allows makes such an
+// access. Dropping keeps the other executions, and Result.Dropped says
+// that it happened (docs/semantics.md).
+func (m *machine) badAccess(s *mstate, t int, in *instr) bool {
+	if in.addr == nil {
+		return false
+	}
+	if a, ok := in.addr.static(); ok {
+		_, ok := m.p.locAt(a)
+		return !ok
+	}
+	a, err := eval(in.addr, s.th[t].regs)
+	if err != nil {
+		return false // apply reports the error
+	}
+	_, ok := m.p.locAt(a)
+	return !ok
 }
 
 // apply sets out to the successor of s by action a. It never changes s;
