@@ -82,3 +82,34 @@ func TestDroppedInteger(t *testing.T) {
 	require.Equal(t, Never, res.Verdict)
 	require.Equal(t, "P0 accesses 5, which is not the address of a shared location, at line 7: WRITE_ONCE(*r0, 1)", res.Dropped[0].Reason)
 }
+
+// A name that is neither a parameter, a local nor a location of the test
+// (gpl here, a typo for gbl) is a register of the thread, as in herd7's C
+// parser (an identifier is LoadReg), initially 0: using it as a lock is an
+// access to 0, and only the executions that do so are dropped.
+func TestUndeclaredNameIsRegister(t *testing.T) {
+	src := `C undeclared
+{}
+P0(int *f, spinlock_t *gbl)
+{
+	int r1;
+	spin_lock(gbl);
+	r1 = READ_ONCE(*f);
+	if (r1)
+		spin_unlock(gpl);
+	else
+		spin_unlock(gbl);
+}
+P1(int *f)
+{
+	WRITE_ONCE(*f, 1);
+}
+exists (0:r1=1)
+`
+	for _, m := range []Model{SC, TSO, PSO} {
+		res := run(t, src, m, Options{})
+		require.Equal(t, []string{"0:r1=0;"}, stateLines(res), m.String())
+		require.Len(t, res.Dropped, 1, m.String())
+		require.Equal(t, "P0 accesses 0, which is not the address of a shared location, at line 9: spin_unlock(gpl)", res.Dropped[0].Reason)
+	}
+}
