@@ -103,6 +103,10 @@ func (m *machine) canExec(s *mstate, t int) bool {
 		return in.fence != fenceFull || m.mm.quiet(s, t)
 	case opRMW, opTryLock, opGPStart:
 		return m.mm.quiet(s, t)
+	case opRCUUnlock:
+		// srcu_up_read of a section another thread began: a full
+		// barrier first (srcu.go).
+		return in.dom == 0 || int8(s.th[t].rcu[in.dom]) > 0 || m.mm.quiet(s, t)
 	case opLock:
 		if !m.mm.quiet(s, t) {
 			return false
@@ -290,11 +294,22 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 			}
 		}
 	case opRCULock:
+		if in.dom > 0 && m.srcuPayDebt(out, in.dom, eff) {
+			break
+		}
 		th.rcu[in.dom]++
 		th.active |= 1 << uint(in.dom)
 	case opRCUUnlock:
-		if th.rcu[in.dom] == 0 {
+		if int8(th.rcu[in.dom]) <= 0 {
+			if in.dom > 0 {
+				return m.srcuUnlockOther(out, t, in, eff)
+			}
 			return &runtimeError{in.pos, fmt.Sprintf("P%d: %s outside a read-side critical section", m.p.threads[t].id, in.text)}
+		}
+		if in.dom > 0 {
+			if ok, err := m.srcuIndexOK(out, t, in, eff); err != nil || !ok {
+				return err
+			}
 		}
 		th.rcu[in.dom]--
 		if th.rcu[in.dom] > 0 {
