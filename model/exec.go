@@ -174,9 +174,8 @@ func (m *machine) badAccess(s *mstate, t int, in *instr) bool {
 	if in.addr == nil {
 		return false
 	}
-	if a, ok := in.addr.static(); ok {
-		_, ok := m.p.locAt(a)
-		return !ok
+	if in.addr.kind == exConst {
+		return in.badStatic
 	}
 	a, err := eval(in.addr, s.th[t].regs)
 	if err != nil {
