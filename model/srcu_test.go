@@ -149,3 +149,46 @@ func TestRCUUnlockOutside(t *testing.T) {
 	_, err = Check(context.Background(), test, SC, Options{})
 	require.ErrorContains(t, err, "t.litmus:5:2: P0: rcu_read_unlock() outside a read-side critical section")
 }
+
+// A cross-thread unlock is a full barrier first: the unlocking thread's
+// earlier store is visible before the grace period that waited for the
+// section ends (without it, TSO and PSO would let P2 miss z=1).
+func TestSRCUCrossThreadBarrier(t *testing.T) {
+	src := `C srcu-cross-barrier
+{}
+P0(struct srcu_struct *s, int *go)
+{
+	int r0;
+	r0 = srcu_down_read(s);
+	WRITE_ONCE(*go, 1);
+}
+P1(struct srcu_struct *s, int *go, int *z)
+{
+	int r2;
+	r2 = READ_ONCE(*go);
+	WRITE_ONCE(*z, 1);
+	srcu_up_read(s, 0);
+}
+P2(struct srcu_struct *s, int *go, int *z)
+{
+	int r1;
+	int r4;
+	r4 = READ_ONCE(*go);
+	synchronize_srcu(s);
+	r1 = READ_ONCE(*z);
+}
+exists (1:r2=1 /\ 2:r4=1 /\ 2:r1=0)
+`
+	for _, m := range []Model{SC, TSO, PSO} {
+		for _, plain := range []bool{false, true} {
+			res := run(t, src, m, Options{Plain: plain})
+			require.Equal(t, Never, res.Verdict, "%s plain=%v", m, plain)
+			require.Empty(t, res.Stuck)
+		}
+	}
+	// The condition is reachable when the store comes after the unlock.
+	late := strings.Replace(src, "WRITE_ONCE(*z, 1);\n\tsrcu_up_read(s, 0);", "srcu_up_read(s, 0);\n\tWRITE_ONCE(*z, 1);", 1)
+	require.NotEqual(t, src, late)
+	res := run(t, late, TSO, Options{})
+	require.Equal(t, Sometimes, res.Verdict)
+}
