@@ -158,10 +158,10 @@ type Result struct {
 	// Dropped lists executions that have no meaning because a thread
 	// accesses memory at a value that is not the address of a shared
 	// location (a NULL pointer, say): at most a few dead-end states, each
-	// with a shortest trace to it and a Reason naming the access. Such an
+	// with a trace to it and a Reason naming the access. Such an
 	// execution contributes no final state; the others are kept (as herd7
-	// up to 7.58 does; later herd7 versions reject the whole test).
-	// Stats.Dropped counts them all.
+	// releases before October 2025 do for loads; later ones reject the
+	// whole test, docs/semantics.md). Stats.Dropped counts them all.
 	Dropped []Stuck
 	// InvariantsChecked reports whether the test's invariant clauses were
 	// checked in every reachable state. It is false under LKMM, an

@@ -163,13 +163,13 @@ func (m *machine) resolve(s *mstate, t int, in *instr) (int, error) {
 // at a value that is not the address of a location (a NULL pointer, say).
 // Such an instruction never executes: the thread waits there forever, so
 // no final state lies beyond it, and check reports the dead end as a
-// dropped execution rather than as a stuck one. This is herd7's treatment
-// up to version 7.58 (mem.ml discarded a candidate execution whose access
-// had no symbolic location); herd7 since October 2025 (herdtools7 pull
-// requests 1513 and 1520) stops the whole test with "Non-symbolic memory
-// access found" instead when an execution the model allows makes such an
-// access. Dropping keeps the other executions, and Result.Dropped says
-// that it happened (docs/semantics.md).
+// dropped execution rather than as a stuck one. This is how herd7
+// releases before October 2025 treat a load from a non-address (the
+// candidate execution finds no write to read from and disappears); herd7
+// since then (herdtools7 pull requests 1513 and 1520) stops the whole test
+// with "Non-symbolic memory access found" when an execution the model
+// allows makes such an access. Dropping keeps the other executions, and
+// Result.Dropped says that it happened (docs/semantics.md).
 func (m *machine) badAccess(s *mstate, t int, in *instr) bool {
 	if in.addr == nil {
 		return false
