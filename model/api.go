@@ -155,6 +155,14 @@ type Result struct {
 	// Stuck lists states from which some thread can never finish, with a
 	// shortest trace to each (at most a few).
 	Stuck []Stuck
+	// Dropped lists executions that have no meaning because a thread
+	// accesses memory at a value that is not the address of a shared
+	// location (a NULL pointer, say): at most a few dead-end states, each
+	// with a trace to it and a Reason naming the access. Such an
+	// execution contributes no final state; the others are kept (as herd7
+	// releases before October 2025 do for loads; later ones reject the
+	// whole test, docs/semantics.md). Stats.Dropped counts them all.
+	Dropped []Stuck
 	// InvariantsChecked reports whether the test's invariant clauses were
 	// checked in every reachable state. It is false under LKMM, an
 	// axiomatic model with no intermediate states.
@@ -264,6 +272,10 @@ type Stats struct {
 	BytesPerState float64       // bytes of search storage (visited set, parents, edges) per state
 	Elapsed       time.Duration // wall time of the whole Check
 	Engine        string        // "plain" or "reduced"
+	// Dropped counts the distinct dead-end states in which a thread is
+	// about to access a non-address (Result.Dropped); the same under the
+	// plain and the reduced search, which keep every dead end.
+	Dropped int64
 }
 
 // Check explores test t under model m and returns the reachable final

@@ -111,13 +111,17 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	}
 	seen := map[string]int{}
 	var outs []outcome
-	var stuckIDs []int
+	var stuckIDs, droppedIDs []int
 	scratch := mc.blank()
 	var key []byte
 	for _, id := range sr.terminals {
 		s := sr.decode(id, scratch)
 		if !mc.final(s) {
-			stuckIDs = append(stuckIDs, id)
+			if mc.dropped(s) {
+				droppedIDs = append(droppedIDs, id)
+			} else {
+				stuckIDs = append(stuckIDs, id)
+			}
 			continue
 		}
 		if filter != nil && !filter.eval(s) {
@@ -214,6 +218,8 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	}
 	res.InvariantsChecked = true
 	res.Stuck = mc.stuck(sr, stuckIDs)
+	res.Dropped = mc.droppedReport(sr, droppedIDs)
+	res.Stats.Dropped = int64(len(droppedIDs))
 	res.Stats.Elapsed = time.Since(start)
 	return res, nil
 }

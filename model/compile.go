@@ -54,6 +54,10 @@ func compile(t *litmus.Test) (*program, error) {
 			if (in.op == opBranch || in.op == opJump) && in.target <= pc {
 				c.p.hasLoops = true
 			}
+			if a, ok := in.addr.static(); ok {
+				_, isLoc := c.p.locAt(a)
+				th.code[pc].badStatic = !isLoc
+			}
 		}
 	}
 	if len(c.p.threads) > 64 {

@@ -393,12 +393,12 @@ func (cp *cproc) lower(prim *litmus.Primitive, in instr, call *litmus.CallExpr) 
 		in.op, in.dst, in.dom = opRCULock, -1, cp.domainOf(call.Pos(), in.addr)
 		in.addr = nil
 		cp.emit(in)
-		if dst >= 0 { // the index: always 0 here (one reader count per domain)
+		if dst >= 0 { // the index: always 0, as in LKMM (srcu.go)
 			cp.emit(instr{op: opAssign, dst: dst, a: constExpr(0), pos: in.pos, text: in.text})
 		}
 	case litmus.KSRCUUnlock:
 		in.op, in.dom = opRCUUnlock, cp.domainOf(call.Pos(), in.addr)
-		in.addr, in.a = nil, nil
+		in.addr = nil // in.a is the index (srcu.go)
 		cp.emit(in)
 	case litmus.KSyncSRCU:
 		cp.gracePeriod(in, cp.domainOf(call.Pos(), in.addr))

@@ -95,17 +95,24 @@ func (m *machine) canExec(s *mstate, t int) bool {
 		return false
 	}
 	in := &code[pc]
+	if m.badAccess(s, t, in) {
+		return false
+	}
 	switch in.op {
 	case opFence:
 		return in.fence != fenceFull || m.mm.quiet(s, t)
 	case opRMW, opTryLock, opGPStart:
 		return m.mm.quiet(s, t)
+	case opRCUUnlock:
+		// srcu_up_read of a section another thread began: a full
+		// barrier first (srcu.go).
+		return in.dom == 0 || int8(s.th[t].rcu[in.dom]) > 0 || m.mm.quiet(s, t)
 	case opLock:
 		if !m.mm.quiet(s, t) {
 			return false
 		}
 		l, err := m.resolve(s, t, in)
-		return err != nil || s.mem[l] == 0 // an error surfaces in apply
+		return err != nil || s.mem[l] == 0 // an evaluation error surfaces in apply
 	case opGPWait:
 		return s.th[t].wait == 0
 	}
@@ -150,6 +157,32 @@ func (m *machine) resolve(s *mstate, t int, in *instr) (int, error) {
 		return 0, &runtimeError{in.pos, fmt.Sprintf("P%d: %s: access to %s, which is not the address of a shared location", m.p.threads[t].id, in.text, m.p.format(a))}
 	}
 	return l, nil
+}
+
+// badAccess reports whether thread t's next instruction in accesses memory
+// at a value that is not the address of a location (a NULL pointer, say).
+// Such an instruction never executes: the thread waits there forever, so
+// no final state lies beyond it, and check reports the dead end as a
+// dropped execution rather than as a stuck one. This is how herd7
+// releases before October 2025 treat a load from a non-address (the
+// candidate execution finds no write to read from and disappears); herd7
+// since then (herdtools7 pull requests 1513 and 1520) stops the whole test
+// with "Non-symbolic memory access found" when an execution the model
+// allows makes such an access. Dropping keeps the other executions, and
+// Result.Dropped says that it happened (docs/semantics.md).
+func (m *machine) badAccess(s *mstate, t int, in *instr) bool {
+	if in.addr == nil {
+		return false
+	}
+	if in.addr.kind == exConst {
+		return in.badStatic
+	}
+	a, err := eval(in.addr, s.th[t].regs)
+	if err != nil {
+		return false // apply reports the error
+	}
+	_, ok := m.p.locAt(a)
+	return !ok
 }
 
 // apply sets out to the successor of s by action a. It never changes s;
@@ -260,11 +293,22 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 			}
 		}
 	case opRCULock:
+		if in.dom > 0 && m.srcuPayDebt(out, in.dom, eff) {
+			break
+		}
 		th.rcu[in.dom]++
 		th.active |= 1 << uint(in.dom)
 	case opRCUUnlock:
-		if th.rcu[in.dom] == 0 {
+		if int8(th.rcu[in.dom]) <= 0 {
+			if in.dom > 0 {
+				return m.srcuUnlockOther(out, t, in, eff)
+			}
 			return &runtimeError{in.pos, fmt.Sprintf("P%d: %s outside a read-side critical section", m.p.threads[t].id, in.text)}
+		}
+		if in.dom > 0 {
+			if ok, err := m.srcuIndexOK(out, t, in, eff); err != nil || !ok {
+				return err
+			}
 		}
 		th.rcu[in.dom]--
 		if th.rcu[in.dom] > 0 {

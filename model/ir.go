@@ -80,6 +80,9 @@ type instr struct {
 	rel    bool // a release store (PSO orders earlier stores before it)
 	target int  // branch/jump target
 	dom    int  // RCU domain: 0 for RCU, 1+i for the i-th srcu_struct
+	// badStatic reports a constant address that is no location's
+	// (exec.go, badAccess).
+	badStatic bool
 
 	pos  litmus.Pos
 	text string // the source text, for traces

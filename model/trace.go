@@ -107,7 +107,9 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 	var queue []uint32
 	scratch := m.blank()
 	for _, id := range sr.terminals {
-		if m.final(sr.decode(id, scratch)) {
+		// A dropped execution's dead end counts as an end: the states
+		// that lead only there are dropped with it, not stuck.
+		if s := sr.decode(id, scratch); m.final(s) || m.dropped(s) {
 			canFinish[id] = true
 			queue = append(queue, uint32(id))
 		}

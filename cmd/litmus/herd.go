@@ -22,8 +22,10 @@ import (
 //
 // with litmus's own lines, which herd never prints, before the Time line:
 // "Unknown NAME reason" when the search was cut short, "Invariant NAME
-// violated ..." and "Stuck NAME ...". With withTime false the Time line is
-// left out so that the output is byte-for-byte reproducible.
+// violated ...", "Stuck NAME ..." and "Dropped NAME ..." (executions
+// dropped for accessing a non-address, model.Result.Dropped). With
+// withTime false the Time line is left out so that the output is
+// byte-for-byte reproducible.
 func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	_ = r.WriteHerd(w)
 	if r.Verdict == model.Unknown {
@@ -34,6 +36,9 @@ func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	}
 	for _, s := range r.Stuck {
 		fmt.Fprintf(w, "Stuck %s %s\n", r.Name, s.Reason)
+	}
+	if len(r.Dropped) > 0 {
+		fmt.Fprintf(w, "Dropped %s %s (executions that access a non-address are dropped; %d such dead ends)\n", r.Name, r.Dropped[0].Reason, r.Stats.Dropped)
 	}
 	if withTime {
 		fmt.Fprintf(w, "Time %s %.2f\n", r.Name, r.Stats.Elapsed.Seconds())
