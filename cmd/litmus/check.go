@@ -248,6 +248,9 @@ func cell(mr *modelResult) string {
 	if n := len(mr.res.Stuck); n > 0 {
 		s += " +stuck"
 	}
+	if mr.res.Stats.Dropped > 0 {
+		s += " +dropped"
+	}
 	return s
 }
 
@@ -270,6 +273,7 @@ type jsonResult struct {
 	Invariants  []jsonViolation `json:"invariant_violations"`
 	Stuck       []jsonStuck     `json:"stuck"`
 	Flags       []string        `json:"flags"`
+	Dropped     int64           `json:"dropped"`
 	Why         string          `json:"why,omitempty"`
 	Explored    int64           `json:"explored_states"`
 	Elapsed     float64         `json:"elapsed_s"`
@@ -334,6 +338,7 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 			j.Stuck = append(j.Stuck, jsonStuck{Threads: s.Threads, Reason: s.Reason})
 		}
 		j.Flags = append(j.Flags, r.Flags...)
+		j.Dropped = r.Stats.Dropped
 		j.Why = r.Why
 		j.Explored = r.Stats.States
 		j.Elapsed = roundSeconds(r.Stats.Elapsed)

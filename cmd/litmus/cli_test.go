@@ -161,3 +161,13 @@ func TestFencesX86(t *testing.T) {
 	require.Equal(t, 2, strings.Count(out, "NECESSARY"), out)
 	require.Contains(t, out, "minimal sufficient set: MFENCE (P0, line 12), MFENCE (P1, line 12)")
 }
+
+func TestCheckReportsDroppedExecutions(t *testing.T) {
+	out, _, code := run(t, "check", "--model", "sc,tso", "testdata/in/deref-null.litmus")
+	require.Equal(t, exitOK, code)
+	require.Contains(t, out, "Never +dropped")
+	out, _, _ = run(t, "check", "--model", "tso", "--time=false", "testdata/in/deref-null.litmus")
+	require.Regexp(t, regexp.MustCompile(`(?m)^Dropped deref-null P1 accesses 0`), out)
+	out, _, _ = run(t, "check", "--model", "tso", "--json", "testdata/in/deref-null.litmus")
+	require.Regexp(t, regexp.MustCompile(`"dropped":[1-9]`), out)
+}

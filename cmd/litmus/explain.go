@@ -125,6 +125,10 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(w, "\nStuck: %s\n", s.Reason)
 		writeTrace(w, &s.Trace, m)
 	}
+	for _, s := range r.Dropped {
+		fmt.Fprintf(w, "\nDropped, not checked: %s\n", s.Reason)
+		writeTrace(w, &s.Trace, m)
+	}
 	if f.dot != "" && r.Witness != nil {
 		out := io.Writer(env.Stdout)
 		if f.dot != "-" {

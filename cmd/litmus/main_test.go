@@ -109,7 +109,7 @@ func TestCheckJSONGolden(t *testing.T) {
 				var obj map[string]any
 				require.NoError(t, json.Unmarshal(sc.Bytes(), &obj), "not JSON: %s", sc.Text())
 				for _, k := range []string{"file", "test", "model", "observation", "states", "expected", "ok",
-					"invariant_violations", "stuck", "flags", "explored_states", "elapsed_s", "error"} {
+					"invariant_violations", "stuck", "flags", "dropped", "explored_states", "elapsed_s", "error"} {
 					require.Contains(t, obj, k, "schema field %q missing", k)
 				}
 				obj["elapsed_s"] = 0

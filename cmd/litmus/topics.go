@@ -79,6 +79,8 @@ model, in input order. The schema is stable: fields are only ever added.
                         there is no expectation or the verdict is Unknown
   invariant_violations  [{invariant, pos, state}] for each violated invariant
   stuck                 [{threads, reason}] for each way a thread can get stuck
+  dropped               executions dropped because a thread accessed a
+                        non-address (see docs/semantics.md); 0 normally
   flags                 herd's flags raised by some allowed execution, e.g.
                         "data-race" (LKMM); [] when none
   why                   (LKMM) which axiom rejects the executions that would
