@@ -30,22 +30,47 @@ type search struct {
 }
 
 func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
-	dom, err := p.domains(opt)
+	dom, converged, err := p.domains(opt, true)
+	if err != nil {
+		return limitResult(p, err)
+	}
+	res, err := p.run(ctx, opt, dom)
+	if err != nil || res.Verdict == Unknown || res.Candidates > 0 || converged {
+		return res, err
+	}
+	// Not a single candidate execution: herd's "States 0". That is the
+	// model's answer only if the value domains were complete (with a
+	// value missing, every path of a thread may die), so when the round
+	// cap stopped them short of a fixed point, run again on the fixed
+	// point itself; a test whose domains grow without end then gives
+	// Unknown rather than a Never that may come from missing values.
+	dom, _, err = p.domains(opt, false)
 	if err != nil {
 		if _, ok := err.(*errLimit); ok {
-			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
+			err = &errLimit{"no allowed execution, and " + err.Error()}
 		}
-		return nil, err
+		return limitResult(p, err)
 	}
+	return p.run(ctx, opt, dom)
+}
+
+// limitResult turns an errLimit into an Unknown result; other errors are
+// input errors.
+func limitResult(p *program, err error) (*Result, error) {
+	if _, ok := err.(*errLimit); ok {
+		return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
+	}
+	return nil, err
+}
+
+// run enumerates the executions over the value domains dom.
+func (p *program) run(ctx context.Context, opt Options, dom [][]Val) (*Result, error) {
 	all := make([][]trace, len(p.threads))
 	res := &Result{Name: p.test.Name, Rejected: map[string]int{}}
 	for i, th := range p.threads {
 		trs, cut, err := paths(p, th, dom, opt.LoopBound)
-		if _, ok := err.(*errLimit); ok {
-			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
-		}
 		if err != nil {
-			return nil, err
+			return limitResult(p, err)
 		}
 		res.Cut = res.Cut || cut
 		all[i] = trs
