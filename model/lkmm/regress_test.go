@@ -100,3 +100,27 @@ exists (0:r1=0)`,
 		},
 	})
 }
+
+// TestSymbolicValue checks names on the right of '=' in the condition and
+// the filter: herd reads one as a symbolic constant, the address of that
+// name, never equal to an integer (C-AlanStern-ISA2+wmb+o-r+a-o compares
+// a register with x1, a name the test declares nowhere else).
+func TestSymbolicValue(t *testing.T) {
+	src := func(cond string) string {
+		return `C sym
+{}
+P0(int *x)
+{
+	int r1;
+	r1 = READ_ONCE(*x);
+}
+` + cond
+	}
+	runRegress(t, []regressCase{
+		{name: "equal", src: src("exists (0:r1=nosuch)"), verdict: Never, states: []string{"0:r1=0;"}, neg: 1},
+		{name: "not equal", src: src("exists (0:r1!=nosuch)"), verdict: Always, states: []string{"0:r1=0;"}, pos: 1},
+		{name: "address of a location", src: src("exists (0:r1=x)"), verdict: Never, states: []string{"0:r1=0;"}, neg: 1},
+		{name: "filter", src: src("filter (0:r1=nosuch)\nexists (0:r1=0)"), verdict: Never, states: []string{}},
+		{name: "filter not equal", src: src("filter (0:r1!=nosuch)\nexists (0:r1=0)"), verdict: Always, states: []string{"0:r1=0;"}, pos: 1},
+	})
+}
