@@ -153,15 +153,21 @@ func (s *search) execute(pick []*trace) {
 	x := newExecution(s.p, pick, s.al, s.scratch)
 	s.scratch = x
 	x.finalLoc = s.finalLoc
+	pruneFrom := s.opt.pruneFrom
+	if pruneFrom == 0 {
+		pruneFrom = pruneWrites
+	}
+	st := newEnum(x, pruneFrom)
+	if st == nil {
+		return
+	}
 	// Candidate writes for each read.
-	var reads []int
-	var cands [][]int
 	for r, e := range x.ev {
 		if e.kind != evR {
 			continue
 		}
 		if e.tags&tLKR != 0 {
-			continue // read from the co-predecessor of its LKW, below
+			continue // read from the co-predecessor of its LKW, in candidate
 		}
 		var c []int
 		switch {
@@ -183,31 +189,11 @@ func (s *search) execute(pick []*trace) {
 		if len(c) == 0 {
 			return
 		}
-		reads = append(reads, r)
-		cands = append(cands, c)
-	}
-	choice := make([]int, len(reads))
-	s.rfLoop(x, reads, cands, choice, 0)
-}
-
-func (s *search) rfLoop(x *execution, reads []int, cands [][]int, choice []int, i int) {
-	if s.stopErr != nil {
-		return
-	}
-	if i < len(reads) {
-		for _, w := range cands[i] {
-			choice[i] = w
-			s.rfLoop(x, reads, cands, choice, i+1)
-		}
-		return
-	}
-	x.al.reset(x.mark)
-	rf := x.al.rel(x.n)
-	for k, r := range reads {
-		rf.add(choice[k], r)
+		st.reads[e.loc] = append(st.reads[e.loc], r)
+		st.cands[e.loc] = append(st.cands[e.loc], c)
 	}
 	x.rfMark = x.al.mark()
-	s.coLoop(x, rf)
+	s.rfAt(st, 0, 0)
 }
 
 // candidate checks one complete candidate execution.
@@ -224,27 +210,7 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		}
 	}
 	x.al.reset(x.rfMark)
-	co := x.al.rel(x.n)
-	rf = rf.clone()
-	for _, o := range orders {
-		for i := 0; i < len(o); i++ {
-			for j := i + 1; j < len(o); j++ {
-				co.add(o[i], o[j])
-			}
-		}
-		// An LKR reads from the write just before its LKW in co, when
-		// that is the initial write or an unlock:
-		// let rf = rf | ([IW | UL] ; singlestep(co) ; lk-rmw^-1)
-		for i := 1; i < len(o); i++ {
-			w := x.ev[o[i]]
-			if lkr := x.rmwOf[o[i]]; w.tags&tLKW != 0 && lkr >= 0 {
-				if prev := x.ev[o[i-1]]; prev.tags&(tIW|tUL) != 0 {
-					rf.add(o[i-1], lkr)
-				}
-			}
-		}
-	}
-	x.rf, x.co = rf, co
+	x.setRfCo(rf, orders)
 	fin := finalState(x, orders)
 	if s.cond.filter != nil && !s.cond.holds(s.cond.filter, fin) {
 		return
@@ -273,6 +239,33 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	if _, seen := s.states[string(s.keyBuf)]; !seen {
 		s.states[string(s.keyBuf)] = s.cond.observe(fin)
 	}
+}
+
+// setRfCo sets x.rf and x.co from the rf of the plain reads and the co
+// order of each location (nil for a location not ordered yet), adding
+// lock.cat's rf of each LKR. It allocates from x's arena.
+func (x *execution) setRfCo(rf Rel, orders [][]int) {
+	co := x.al.rel(x.n)
+	rf = rf.clone()
+	for _, o := range orders {
+		for i := 0; i < len(o); i++ {
+			for j := i + 1; j < len(o); j++ {
+				co.add(o[i], o[j])
+			}
+		}
+		// An LKR reads from the write just before its LKW in co, when
+		// that is the initial write or an unlock:
+		// let rf = rf | ([IW | UL] ; singlestep(co) ; lk-rmw^-1)
+		for i := 1; i < len(o); i++ {
+			w := x.ev[o[i]]
+			if lkr := x.rmwOf[o[i]]; w.tags&tLKW != 0 && lkr >= 0 {
+				if prev := x.ev[o[i-1]]; prev.tags&(tIW|tUL) != 0 {
+					rf.add(o[i-1], lkr)
+				}
+			}
+		}
+	}
+	x.rf, x.co = rf, co
 }
 
 // finish turns the counts into the verdict.
