@@ -38,6 +38,10 @@ type Options struct {
 	// MaxCandidates stops the search with Unknown after this many
 	// candidate executions. Zero means no limit.
 	MaxCandidates int
+
+	// pruneFrom, for tests, replaces pruneWrites; negative turns the
+	// pruning of rf and co choices off.
+	pruneFrom int
 }
 
 // Binding is one location of a final state and its value, both as herd

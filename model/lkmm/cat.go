@@ -40,7 +40,19 @@ type relations struct {
 
 // model evaluates the LKMM on x. When explain is set it keeps the
 // relations needed to describe a failure.
-func (x *execution) model(explain bool) outcome {
+func (x *execution) model(explain bool) outcome { return x.eval(explain, false) }
+
+// hbFails reports whether x, whose rf and co may be a part of a
+// candidate's, already fails a check up to happens-before. Those checks
+// (lock-nest, nested-is-locked, unmatched-locks, coherence, atomic,
+// happens-before) are monotone in rf and co: their relations are built
+// from rf, co and fixed relations by union, sequence, intersection with
+// fixed relations and closure, so a cycle or a non-empty intersection
+// found with part of rf and co stays with all of it, and no extension of
+// the part is consistent.
+func (x *execution) hbFails() bool { return x.eval(false, true).failed != "" }
+
+func (x *execution) eval(explain, uptoHB bool) outcome {
 	n := x.n
 	all := newSet(n).compl(n)
 	al := x.al
@@ -270,6 +282,9 @@ func (x *execution) model(explain bool) outcome {
 	// acyclic hb as happens-before
 	if !hb.acyclic() {
 		return x.fail(axHB, hb, explain, &relations{rf: rf, co: co, fr: fr, po: po, ppo: ppo, prop: prop})
+	}
+	if uptoHB {
+		return outcome{}
 	}
 	hbStar := hb.star()
 	// let pb = prop ; strong-fence ; hb* ; [Marked]

@@ -1,26 +1,69 @@
 package lkmm
 
-import "sort"
+import (
+	"math/bits"
+	"sort"
+)
 
-// coLoop enumerates co location by location: for each, every order of
-// its writes (initial write first) that keeps each thread's writes in
-// program order, with lock.cat's rules for lock events.
-func (s *search) coLoop(x *execution, rf Rel) {
-	type locWrites struct {
-		ws        []int // writes to order (not IW, not matched UL)
-		unmatched int   // the unmatched LKW, which co0 puts last, or -1
+// enumState is the enumeration of the rf and co of one execution. It runs
+// location by location: the rf sources of the location's reads, then its
+// co, then the next location. Coherence and atomicity are per location
+// (po-loc, rf, co and fr relate events of one location), so on a location
+// with many writes a choice they reject is dropped before the later
+// locations multiply it.
+type enumState struct {
+	x      *execution
+	lw     []locWrites
+	ulOf   map[int]int
+	evAt   [][]int   // the reads and writes of each location, initial write first
+	reads  [][]int   // reads at each location that take an rf source
+	cands  [][][]int // their candidate sources
+	prune  []bool    // the location has pruneWrites writes or more
+	must   []Rel     // co constraints of each pruned location, given its rf
+	rf     Rel
+	src    []int // rf source of each read so far, -1 if none
+	coIdx  []int // position of each write in its location's current order, -1 if none
+	local  []int // index of each event among its location's evAt
+	orders [][]int
+}
+
+// locWrites are the writes of one location that co orders.
+type locWrites struct {
+	ws        []int // writes to order (not IW, not matched UL)
+	unmatched int   // the unmatched LKW, which co0 puts last, or -1
+}
+
+// pruneWrites is the number of writes to one location from which the
+// enumeration skips the rf and co choices coherence or atomicity rejects
+// anyway. Below it every choice is checked, so that a forbidden outcome
+// still gets its explanation.
+const pruneWrites = 4
+
+// newEnum prepares the enumeration of x, or returns nil when lock.cat's
+// unmatched-locks check rejects every candidate (two unmatched LKW of one
+// lock). It allocates from x's arena before the caller sets x.rfMark, so
+// what it allocates survives each candidate.
+func newEnum(x *execution, pruneFrom int) *enumState {
+	st := &enumState{
+		x: x, lw: make([]locWrites, x.nLoc), ulOf: map[int]int{},
+		evAt: make([][]int, x.nLoc), reads: make([][]int, x.nLoc), cands: make([][][]int, x.nLoc),
+		prune: make([]bool, x.nLoc), must: make([]Rel, x.nLoc), rf: x.al.rel(x.n),
+		src: make([]int, x.n), coIdx: make([]int, x.n), local: make([]int, x.n), orders: make([][]int, x.nLoc),
 	}
 	LKW, UL := x.tagged(tLKW), x.tagged(tUL)
 	critical := x.critical(LKW, UL)
-	ulOf := map[int]int{}
 	for _, pr := range critical.pairs() {
-		ulOf[pr[0]] = pr[1]
+		st.ulOf[pr[0]] = pr[1]
 	}
-	lw := make([]locWrites, x.nLoc)
-	for i := range lw {
-		lw[i].unmatched = -1
+	for i := range st.lw {
+		st.lw[i].unmatched = -1
 	}
 	for w, e := range x.ev {
+		st.src[w], st.coIdx[w], st.local[w] = -1, -1, -1
+		if e.kind == evR || e.kind == evW {
+			st.local[w] = len(st.evAt[e.loc])
+			st.evAt[e.loc] = append(st.evAt[e.loc], w)
+		}
 		if e.kind != evW || e.tags&tIW != 0 {
 			continue
 		}
@@ -28,124 +71,157 @@ func (s *search) coLoop(x *execution, rf Rel) {
 			continue // merged after its LKW (or, unmatched, left out of co)
 		}
 		if e.tags&tLKW != 0 && critical.row(w).empty() {
-			if lw[e.loc].unmatched >= 0 {
-				return // unmatched-locks: two unmatched LKW of one lock
+			if st.lw[e.loc].unmatched >= 0 {
+				return nil
 			}
-			lw[e.loc].unmatched = w
+			st.lw[e.loc].unmatched = w
 			continue
 		}
-		lw[e.loc].ws = append(lw[e.loc].ws, w)
+		st.lw[e.loc].ws = append(st.lw[e.loc].ws, w)
 	}
-	// With many writes to one location the orders explode; there the
-	// orders that coherence or atomicity rejects for sure are skipped
-	// (below that they are kept, so that a forbidden outcome still gets
-	// its explanation). must(a, b) says a is co-before b.
-	var must Rel
-	for _, w := range lw {
-		if len(w.ws) >= pruneWrites {
-			must = x.coConstraints(rf)
-			break
+	for l := range st.lw {
+		if pruneFrom >= 0 && len(st.lw[l].ws) >= pruneFrom {
+			st.prune[l] = true
+			st.must[l] = x.al.rel(x.n)
 		}
 	}
-	orders := make([][]int, x.nLoc)
-	var rec func(l int)
-	rec = func(l int) {
+	return st
+}
+
+// rfAt chooses the rf source of the i-th read of location l, then goes on
+// to the next read, to l's co, and to the next location.
+func (s *search) rfAt(st *enumState, l, i int) {
+	if s.stopErr != nil {
+		return
+	}
+	if l == st.x.nLoc {
+		s.candidate(st.x, st.rf, st.orders, st.ulOf)
+		return
+	}
+	if i < len(st.reads[l]) {
+		r := st.reads[l][i]
+		for _, w := range st.cands[l][i] {
+			st.rf.add(w, r)
+			st.src[r] = w
+			s.rfAt(st, l, i+1)
+			st.rf.del(w, r)
+		}
+		st.src[r] = -1
+		return
+	}
+	if st.prune[l] {
+		st.coConstraints(l)
+	}
+	s.coAt(st, l)
+}
+
+// coAt enumerates every order of location l's writes (initial write
+// first) that keeps each thread's writes in program order, with lock.cat's
+// rules for lock events; on a pruned location, only the orders that
+// coherence and atomicity accept given l's rf.
+func (s *search) coAt(st *enumState, l int) {
+	x := st.x
+	ws := st.lw[l].ws
+	prune := st.prune[l]
+	must := st.must[l]
+	perm := make([]int, 0, len(ws)+2)
+	used := make([]bool, len(ws))
+	var gen func()
+	gen = func() {
 		if s.stopErr != nil {
 			return
 		}
-		if l == x.nLoc {
-			s.candidate(x, rf, orders, ulOf)
-			return
-		}
-		ws := lw[l].ws
-		prune := len(ws) >= pruneWrites
-		perm := make([]int, 0, len(ws)+2)
-		used := make([]bool, len(ws))
-		var gen func()
-		gen = func() {
-			if len(perm) == len(ws) {
-				o := append([]int{l}, perm...)
-				if lw[l].unmatched >= 0 {
-					o = append(o, lw[l].unmatched)
+		if len(perm) == len(ws) {
+			o := append([]int{l}, perm...)
+			if st.lw[l].unmatched >= 0 {
+				o = append(o, st.lw[l].unmatched)
+			}
+			// Merge each matched UL right after its LKW.
+			full := make([]int, 0, len(o)+len(st.ulOf))
+			for _, w := range o {
+				full = append(full, w)
+				if u, ok := st.ulOf[w]; ok {
+					full = append(full, u)
 				}
-				// Merge each matched UL right after its LKW.
-				var full []int
-				for _, w := range o {
-					full = append(full, w)
-					if u, ok := ulOf[w]; ok {
-						full = append(full, u)
-					}
-				}
-				orders[l] = full
-				rec(l + 1)
+			}
+			if prune && !st.consistent(l, full) {
 				return
 			}
-			for k, w := range ws {
-				if used[k] {
-					continue
-				}
-				// Keep program order among one thread's writes.
-				ok := true
-				for k2, w2 := range ws {
-					if !used[k2] && k2 != k && (x.po.has(w2, w) || prune && must.has(w2, w)) {
-						ok = false
-						break
-					}
-				}
-				if ok && prune {
-					// Atomicity: an RMW write comes right after the
-					// write its read reads from.
-					prev := l
-					if len(perm) > 0 {
-						prev = perm[len(perm)-1]
-					}
-					if r := x.rmwOf[w]; r >= 0 && x.ev[w].tags&tLKW == 0 && !rf.has(prev, r) {
-						ok = false
-					}
-					if ok && x.rmwAfter(rf, prev) >= 0 && x.rmwAfter(rf, prev) != w {
-						ok = false
-					}
-				}
-				if !ok {
-					continue
-				}
-				used[k] = true
-				perm = append(perm, w)
-				gen()
-				perm = perm[:len(perm)-1]
-				used[k] = false
+			st.orders[l] = full
+			if prune && l+1 < x.nLoc && st.hbFails() {
+				st.orders[l] = nil
+				return
 			}
+			s.rfAt(st, l+1, 0)
+			st.orders[l] = nil
+			return
 		}
-		gen()
+		for k, w := range ws {
+			if used[k] {
+				continue
+			}
+			// Keep program order among one thread's writes.
+			ok := true
+			for k2, w2 := range ws {
+				if !used[k2] && k2 != k && (x.po.has(w2, w) || prune && must.has(w2, w)) {
+					ok = false
+					break
+				}
+			}
+			if ok && prune {
+				// Atomicity: an RMW write comes right after the
+				// write its read reads from.
+				prev := l
+				if len(perm) > 0 {
+					prev = perm[len(perm)-1]
+				}
+				if r := x.rmwOf[w]; r >= 0 && x.ev[w].tags&tLKW == 0 && !st.rf.has(prev, r) {
+					ok = false
+				}
+				if ok && x.rmwAfter(st.rf, prev) >= 0 && x.rmwAfter(st.rf, prev) != w {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			used[k] = true
+			perm = append(perm, w)
+			gen()
+			perm = perm[:len(perm)-1]
+			used[k] = false
+		}
 	}
-	rec(0)
+	gen()
 }
 
-// pruneWrites is the number of writes to one location from which coLoop
-// skips the orders coherence or atomicity rejects anyway.
-const pruneWrites = 4
+// hbFails reports whether the rf and co chosen so far fail a check up to
+// happens-before, so that no way of completing them is consistent.
+func (st *enumState) hbFails() bool {
+	x := st.x
+	m := x.al.mark()
+	defer x.al.reset(m)
+	x.setRfCo(st.rf, st.orders)
+	return x.hbFails()
+}
 
-// coConstraints returns pairs (a, b) of writes that every coherent co
-// orders a before b, given rf: a write po-before a read comes no later
-// than the write it reads (CoWR), the write a read reads comes before the
-// writes po-after the read (CoRW), and two reads in program order read
-// writes in co order (CoRR). Pairs of equal writes are left out.
-func (x *execution) coConstraints(rf Rel) Rel {
-	must := x.al.rel(x.n)
-	src := make([]int, x.n)
-	for i := range src {
-		src[i] = -1
-	}
-	for w := 0; w < x.n; w++ {
-		rf.row(w).each(func(r int) { src[r] = w })
-	}
-	for r := 0; r < x.n; r++ {
-		w := src[r]
-		if w < 0 {
+// coConstraints sets must[l] to the pairs (a, b) of l's writes that every
+// coherent co orders a before b, given l's rf: a write po-before a read
+// comes no later than the write it reads (CoWR), the write a read reads
+// comes before the writes po-after the read (CoRW), and two reads in
+// program order read writes in co order (CoRR). Pairs of equal writes are
+// left out.
+func (st *enumState) coConstraints(l int) {
+	x, must := st.x, st.must[l]
+	clear(must.b)
+	evs := st.evAt[l]
+	for _, r := range evs {
+		w := st.src[r]
+		if w < 0 || x.thread[r] < 0 {
 			continue
 		}
-		for j := 0; j < x.n; j++ {
-			if x.thread[j] != x.thread[r] || x.thread[r] < 0 || x.ev[j].loc != x.ev[r].loc || j == r {
+		for _, j := range evs {
+			if x.thread[j] != x.thread[r] || j == r {
 				continue
 			}
 			switch {
@@ -153,12 +229,94 @@ func (x *execution) coConstraints(rf Rel) Rel {
 				must.add(j, w) // CoWR
 			case j > r && x.ev[j].kind == evW && j != w:
 				must.add(w, j) // CoRW
-			case j < r && x.ev[j].kind == evR && src[j] >= 0 && src[j] != w:
-				must.add(src[j], w) // CoRR
+			case j < r && x.ev[j].kind == evR && st.src[j] >= 0 && st.src[j] != w:
+				must.add(st.src[j], w) // CoRR
 			}
 		}
 	}
-	return must
+}
+
+// consistent reports whether location l, with its rf so far and the co
+// order o, passes linux-kernel.cat's coherence and atomic checks as far
+// as l's events go:
+//
+//	acyclic po-loc | com as coherence
+//	empty rmw & (fre ; coe) as atomic
+//
+// The rf of an LKR, which candidate derives from co, is left out; with
+// fewer edges a cycle or an atomicity violation found here is also one of
+// the whole candidate, so the choices dropped are rejected anyway.
+func (st *enumState) consistent(l int, o []int) bool {
+	x, evs := st.x, st.evAt[l]
+	if len(evs) > 64 {
+		return true
+	}
+	for k, w := range o {
+		st.coIdx[w] = k
+	}
+	defer func() {
+		for _, w := range o {
+			st.coIdx[w] = -1
+		}
+	}()
+	var in [64]uint64 // in[b]: the events with an edge to b
+	for a, ea := range evs {
+		if x.thread[ea] < 0 {
+			continue
+		}
+		for b := a + 1; b < len(evs); b++ {
+			if x.thread[evs[b]] == x.thread[ea] {
+				in[b] |= 1 << a // po-loc
+			}
+		}
+	}
+	for k := 0; k+1 < len(o); k++ {
+		in[st.local[o[k+1]]] |= 1 << st.local[o[k]] // co
+	}
+	for b, r := range evs {
+		w := st.src[r]
+		if x.ev[r].kind != evR || w < 0 {
+			continue
+		}
+		in[b] |= 1 << st.local[w] // rf
+		p := st.coIdx[w]
+		if p < 0 {
+			continue
+		}
+		if p+1 < len(o) {
+			in[st.local[o[p+1]]] |= 1 << b // fr (with co, to every later write)
+		}
+		// atomic: no write of another thread between the write an RMW's
+		// read reads and the RMW's write.
+		for q := p + 1; q < len(o); q++ {
+			if x.rmwOf[o[q]] == r && x.ev[o[q]].tags&tLKW == 0 {
+				for t := p + 1; t < q; t++ {
+					if x.thread[o[t]] != x.thread[r] {
+						return false
+					}
+				}
+			}
+		}
+	}
+	// Acyclic: peel off events with no incoming edge from those left.
+	left := uint64(1)<<len(evs) - 1
+	if len(evs) == 64 {
+		left = ^uint64(0)
+	}
+	for left != 0 {
+		peeled := false
+		for m := left; m != 0; m &= m - 1 {
+			b := bits.TrailingZeros64(m)
+			if in[b]&left == 0 {
+				left &^= 1 << b
+				peeled = true
+			}
+		}
+		if !peeled {
+			return false
+		}
+	}
+	return true
 }
 
 // rmwAfter returns the write of the RMW whose read reads from w, or -1.

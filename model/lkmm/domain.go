@@ -16,14 +16,16 @@ func (e *errLimit) Error() string { return e.msg }
 
 // domains computes, for each location, the values it may hold: its
 // initial value and every value some path of some thread writes to it,
-// given reads that return values of the same sets. The iteration stops at
-// a fixed point, or after as many rounds as an execution has writes: a
-// value needs a chain of distinct writes to be computed (each reads the
-// previous one), so values found later belong to no execution. Values
-// that are in a domain but no execution can produce are harmless: a read
-// taking one finds no write to read from.
-func (p *program) domains(opt Options) ([][]Val, error) {
-	dom := make([][]Val, len(p.names))
+// given reads that return values of the same sets. The writes of paths
+// that die or are cut count too, up to where the path stops (see
+// prefixes). The iteration stops at a fixed point, or, when capped, after
+// as many rounds as an execution has writes: a value needs a chain of
+// distinct writes to be computed (each reads the previous one), so values
+// found later belong to no execution. Values that are in a domain but no
+// execution can produce are harmless: a read taking one finds no write to
+// read from. converged reports whether the domains are a fixed point.
+func (p *program) domains(opt Options, capped bool) (dom [][]Val, converged bool, err error) {
+	dom = make([][]Val, len(p.names))
 	for i, v := range p.init {
 		dom[i] = []Val{v}
 	}
@@ -38,9 +40,9 @@ func (p *program) domains(opt Options) ([][]Val, error) {
 		}
 		maxWrites := 0
 		for _, th := range p.threads {
-			trs, _, err := paths(p, th, dom, opt.LoopBound)
+			trs, err := prefixes(p, th, dom, opt.LoopBound)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			most := 0
 			for _, tr := range trs {
@@ -58,8 +60,11 @@ func (p *program) domains(opt Options) ([][]Val, error) {
 			}
 			maxWrites += most
 		}
-		if !changed || round >= maxWrites {
-			return dom, nil
+		if !changed {
+			return dom, true, nil
+		}
+		if capped && round >= maxWrites {
+			return dom, false, nil
 		}
 		for i, m := range next {
 			d := make([]Val, 0, len(m))
@@ -68,7 +73,7 @@ func (p *program) domains(opt Options) ([][]Val, error) {
 			}
 			sort.Slice(d, func(a, b int) bool { return valLess(d[a], d[b]) })
 			if len(d) > maxDomain {
-				return nil, &errLimit{fmt.Sprintf("location %s may hold more than %d values", p.names[i], maxDomain)}
+				return nil, false, &errLimit{fmt.Sprintf("location %s may hold more than %d values", p.names[i], maxDomain)}
 			}
 			dom[i] = d
 		}

@@ -30,22 +30,47 @@ type search struct {
 }
 
 func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
-	dom, err := p.domains(opt)
+	dom, converged, err := p.domains(opt, true)
+	if err != nil {
+		return limitResult(p, err)
+	}
+	res, err := p.run(ctx, opt, dom)
+	if err != nil || res.Verdict == Unknown || res.Candidates > 0 || converged {
+		return res, err
+	}
+	// Not a single candidate execution: herd's "States 0". That is the
+	// model's answer only if the value domains were complete (with a
+	// value missing, every path of a thread may die), so when the round
+	// cap stopped them short of a fixed point, run again on the fixed
+	// point itself; a test whose domains grow without end then gives
+	// Unknown rather than a Never that may come from missing values.
+	dom, _, err = p.domains(opt, false)
 	if err != nil {
 		if _, ok := err.(*errLimit); ok {
-			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
+			err = &errLimit{"no allowed execution, and " + err.Error()}
 		}
-		return nil, err
+		return limitResult(p, err)
 	}
+	return p.run(ctx, opt, dom)
+}
+
+// limitResult turns an errLimit into an Unknown result; other errors are
+// input errors.
+func limitResult(p *program, err error) (*Result, error) {
+	if _, ok := err.(*errLimit); ok {
+		return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
+	}
+	return nil, err
+}
+
+// run enumerates the executions over the value domains dom.
+func (p *program) run(ctx context.Context, opt Options, dom [][]Val) (*Result, error) {
 	all := make([][]trace, len(p.threads))
 	res := &Result{Name: p.test.Name, Rejected: map[string]int{}}
 	for i, th := range p.threads {
 		trs, cut, err := paths(p, th, dom, opt.LoopBound)
-		if _, ok := err.(*errLimit); ok {
-			return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
-		}
 		if err != nil {
-			return nil, err
+			return limitResult(p, err)
 		}
 		res.Cut = res.Cut || cut
 		all[i] = trs
@@ -128,15 +153,21 @@ func (s *search) execute(pick []*trace) {
 	x := newExecution(s.p, pick, s.al, s.scratch)
 	s.scratch = x
 	x.finalLoc = s.finalLoc
+	pruneFrom := s.opt.pruneFrom
+	if pruneFrom == 0 {
+		pruneFrom = pruneWrites
+	}
+	st := newEnum(x, pruneFrom)
+	if st == nil {
+		return
+	}
 	// Candidate writes for each read.
-	var reads []int
-	var cands [][]int
 	for r, e := range x.ev {
 		if e.kind != evR {
 			continue
 		}
 		if e.tags&tLKR != 0 {
-			continue // read from the co-predecessor of its LKW, below
+			continue // read from the co-predecessor of its LKW, in candidate
 		}
 		var c []int
 		switch {
@@ -158,31 +189,11 @@ func (s *search) execute(pick []*trace) {
 		if len(c) == 0 {
 			return
 		}
-		reads = append(reads, r)
-		cands = append(cands, c)
-	}
-	choice := make([]int, len(reads))
-	s.rfLoop(x, reads, cands, choice, 0)
-}
-
-func (s *search) rfLoop(x *execution, reads []int, cands [][]int, choice []int, i int) {
-	if s.stopErr != nil {
-		return
-	}
-	if i < len(reads) {
-		for _, w := range cands[i] {
-			choice[i] = w
-			s.rfLoop(x, reads, cands, choice, i+1)
-		}
-		return
-	}
-	x.al.reset(x.mark)
-	rf := x.al.rel(x.n)
-	for k, r := range reads {
-		rf.add(choice[k], r)
+		st.reads[e.loc] = append(st.reads[e.loc], r)
+		st.cands[e.loc] = append(st.cands[e.loc], c)
 	}
 	x.rfMark = x.al.mark()
-	s.coLoop(x, rf)
+	s.rfAt(st, 0, 0)
 }
 
 // candidate checks one complete candidate execution.
@@ -199,27 +210,7 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		}
 	}
 	x.al.reset(x.rfMark)
-	co := x.al.rel(x.n)
-	rf = rf.clone()
-	for _, o := range orders {
-		for i := 0; i < len(o); i++ {
-			for j := i + 1; j < len(o); j++ {
-				co.add(o[i], o[j])
-			}
-		}
-		// An LKR reads from the write just before its LKW in co, when
-		// that is the initial write or an unlock:
-		// let rf = rf | ([IW | UL] ; singlestep(co) ; lk-rmw^-1)
-		for i := 1; i < len(o); i++ {
-			w := x.ev[o[i]]
-			if lkr := x.rmwOf[o[i]]; w.tags&tLKW != 0 && lkr >= 0 {
-				if prev := x.ev[o[i-1]]; prev.tags&(tIW|tUL) != 0 {
-					rf.add(o[i-1], lkr)
-				}
-			}
-		}
-	}
-	x.rf, x.co = rf, co
+	x.setRfCo(rf, orders)
 	fin := finalState(x, orders)
 	if s.cond.filter != nil && !s.cond.holds(s.cond.filter, fin) {
 		return
@@ -248,6 +239,33 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	if _, seen := s.states[string(s.keyBuf)]; !seen {
 		s.states[string(s.keyBuf)] = s.cond.observe(fin)
 	}
+}
+
+// setRfCo sets x.rf and x.co from the rf of the plain reads and the co
+// order of each location (nil for a location not ordered yet), adding
+// lock.cat's rf of each LKR. It allocates from x's arena.
+func (x *execution) setRfCo(rf Rel, orders [][]int) {
+	co := x.al.rel(x.n)
+	rf = rf.clone()
+	for _, o := range orders {
+		for i := 0; i < len(o); i++ {
+			for j := i + 1; j < len(o); j++ {
+				co.add(o[i], o[j])
+			}
+		}
+		// An LKR reads from the write just before its LKW in co, when
+		// that is the initial write or an unlock:
+		// let rf = rf | ([IW | UL] ; singlestep(co) ; lk-rmw^-1)
+		for i := 1; i < len(o); i++ {
+			w := x.ev[o[i]]
+			if lkr := x.rmwOf[o[i]]; w.tags&tLKW != 0 && lkr >= 0 {
+				if prev := x.ev[o[i-1]]; prev.tags&(tIW|tUL) != 0 {
+					rf.add(o[i-1], lkr)
+				}
+			}
+		}
+	}
+	x.rf, x.co = rf, co
 }
 
 // finish turns the counts into the verdict.

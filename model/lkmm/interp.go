@@ -63,6 +63,22 @@ type interp struct {
 // paths returns every trace of th given the value domains, and reports
 // whether some path was cut by the loop bound.
 func paths(p *program, th *thread, dom [][]Val, loopBound int) ([]trace, bool, error) {
+	return walk(p, th, dom, loopBound, false)
+}
+
+// prefixes is paths that also returns the events of the paths that die
+// (a read with no value, a dereferenced integer, a division by zero) or
+// are cut, up to where they stop. The value domains need their writes: a
+// path may die only because a domain is still too small, as when a thread
+// stores a pointer, reads it back and dereferences it (while the pointer's
+// domain is {0}, every path dies at the dereference, and the store that
+// would add the address to the domain is on no complete path).
+func prefixes(p *program, th *thread, dom [][]Val, loopBound int) ([]trace, error) {
+	trs, _, err := walk(p, th, dom, loopBound, true)
+	return trs, err
+}
+
+func walk(p *program, th *thread, dom [][]Val, loopBound int, partial bool) ([]trace, bool, error) {
 	in := &interp{p: p, th: th, dom: dom, loopBound: loopBound}
 	var out []trace
 	cut := false
@@ -73,7 +89,13 @@ func paths(p *program, th *thread, dom [][]Val, loopBound int) ([]trace, bool, e
 		}
 		if in.cut {
 			cut = true
-		} else if !in.dead {
+		}
+		if partial && (in.cut || in.dead) {
+			out = append(out, trace{events: in.events})
+			if len(out) > maxPaths {
+				return nil, false, &errLimit{fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
+			}
+		} else if !in.cut && !in.dead {
 			regs := make(map[string]Val, len(in.regs))
 			for k, r := range in.regs {
 				regs[k] = r.v

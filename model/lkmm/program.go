@@ -94,6 +94,12 @@ func newProgram(t *litmus.Test) (*program, error) {
 			if a.Loc.Proc < 0 {
 				addName(a.Loc.Name)
 			}
+			if a.Val.Loc != nil && a.Val.Loc.Proc < 0 {
+				addName(a.Val.Loc.Name)
+			}
+			if !a.Val.IsInt && a.Val.Loc == nil && a.Val.Sym != "" {
+				addName(a.Val.Sym) // as in the condition
+			}
 		})
 	}
 	sort.Strings(p.names)

@@ -141,6 +141,7 @@ func (r Rel) row(i int) Set { return Set(r.b[i*r.w : (i+1)*r.w]) }
 
 func (r Rel) has(i, j int) bool { return r.b[i*r.w+j>>6]&(1<<(uint(j)&63)) != 0 }
 func (r Rel) add(i, j int)      { r.b[i*r.w+j>>6] |= 1 << (uint(j) & 63) }
+func (r Rel) del(i, j int)      { r.b[i*r.w+j>>6] &^= 1 << (uint(j) & 63) }
 
 func (r Rel) clone() Rel {
 	u := r.blank()

@@ -148,9 +148,15 @@ func (c *condEval) holds(pr litmus.Prop, f final) bool {
 		case pr.Val.IsInt:
 			want = intVal(pr.Val.Int)
 		default:
-			if i, ok := c.p.index[pr.Val.Sym]; ok {
-				want = addrVal(i)
+			// herd reads a name as a symbolic constant, the address of
+			// that name, distinct from every integer and every other
+			// address. newProgram makes every name of the condition
+			// and filter a location; a name that is none equals nothing.
+			i, ok := c.p.index[pr.Val.Sym]
+			if !ok {
+				return pr.Op == "!="
 			}
+			want = addrVal(i)
 		}
 		if pr.Op == "!=" {
 			return v != want
