@@ -46,7 +46,11 @@ Expectations are read from the test's comments: the kernel's own
 "Result-SC:", "Result-TSO:", "Result-PSO:", "Result-LKMM:" give one per
 model. "Invariant: Holds|Violated" (or "Invariant-TSO: ...") says what the
 test's invariant clauses are expected to do; without it a violated invariant
-is a failure.
+is a failure. "Result: DEADLOCK" (the kernel's convention) expects that no
+execution completes: stuck threads under sc/tso/pso, no allowed execution
+("Never 0 0") under lkmm. A "DATARACE" marker on the Result line expects the
+LKMM's data-race flag, and as in the kernel's judgelitmus.sh a flagged data
+race forgives the LKMM verdict.
 
 Exit status: 0 when every result meets its expectations; 1 when a verdict
 differs from its expectation, an invariant is violated unexpectedly, a

@@ -171,3 +171,19 @@ func TestCheckReportsDroppedExecutions(t *testing.T) {
 	out, _, _ = run(t, "check", "--model", "tso", "--json", "testdata/in/deref-null.litmus")
 	require.Regexp(t, regexp.MustCompile(`"dropped":[1-9]`), out)
 }
+
+// The kernel's "Result: DEADLOCK" expects no execution to complete: stuck
+// states under the operational models, herd's "Never 0 0" under LKMM.
+func TestCheckDeadlockExpectation(t *testing.T) {
+	out, errOut, code := run(t, "check", "--model", "all", "testdata/in/lock-twice.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "Never +stuck")
+	// The same test without the expectation fails on the stuck thread.
+	src, err := os.ReadFile("testdata/in/lock-twice.litmus")
+	require.NoError(t, err)
+	tmp := filepath.Join(t.TempDir(), "lock-twice.litmus")
+	require.NoError(t, os.WriteFile(tmp, []byte(strings.Replace(string(src), "Result: DEADLOCK", "", 1)), 0o644))
+	_, errOut, code = run(t, "check", "--model", "sc", tmp)
+	require.Equal(t, exitCheck, code)
+	require.Contains(t, errOut, "stuck: P0 waits forever")
+}

@@ -74,6 +74,10 @@ type modelResult struct {
 	expectRace bool
 	// hasInvariants reports whether the test has invariant clauses.
 	hasInvariants bool
+	// expectDeadlock is the kernel's "Result: DEADLOCK": no execution
+	// completes (a lock taken twice, a grace period inside its own
+	// read-side critical section).
+	expectDeadlock bool
 }
 
 // verdictOK reports whether the verdict meets its expectation; ok is
@@ -120,6 +124,19 @@ func (m *modelResult) problems(allowUnknown bool) []string {
 			p = append(p, fmt.Sprintf("%s violated in state %s", v.Invariant, v.State))
 		}
 	}
+	if m.expectDeadlock {
+		// The kernel's "Result: DEADLOCK": no execution can complete.
+		// judgelitmus.sh wants herd's "Never 0 0"; the operational models
+		// must find a stuck state and no final state.
+		switch {
+		case r.Verdict == model.Unknown:
+		case m.model == model.LKMM && (r.Positive != 0 || r.Negative != 0):
+			p = append(p, fmt.Sprintf("expected DEADLOCK (no allowed execution), got %s %d %d", r.Verdict, r.Positive, r.Negative))
+		case m.model != model.LKMM && (len(r.Stuck) == 0 || len(r.States) > 0):
+			p = append(p, fmt.Sprintf("expected DEADLOCK, but %d final states are reachable", len(r.States)))
+		}
+		return p
+	}
 	for _, s := range r.Stuck {
 		p = append(p, "stuck: "+s.Reason)
 	}
@@ -164,8 +181,11 @@ func expectsDataRace(t *litmus.Test) bool {
 // Result-<MODEL> line, or for LKMM the kernel's plain Result line.
 func expectationFor(exp map[string]string, m model.Model) string {
 	v := exp[strings.ToUpper(m.String())]
+	if v == "" && m != model.LKMM && exp["LKMM"] == "DEADLOCK" {
+		return "DEADLOCK" // a deadlock is one under every model
+	}
 	switch v {
-	case "Never", "Sometimes", "Always":
+	case "Never", "Sometimes", "Always", "DEADLOCK":
 		return v
 	}
 	return ""
@@ -190,6 +210,9 @@ func checkFile(ctx context.Context, file string, models []model.Model, opt runOp
 			continue
 		}
 		mr := modelResult{model: m, expect: expectationFor(exp, m), expectRace: race, hasInvariants: len(t.Invariants) > 0}
+		if mr.expect == "DEADLOCK" {
+			mr.expect, mr.expectDeadlock = "", true
+		}
 		if v, ok := inv[strings.ToUpper(m.String())]; ok {
 			mr.expectInv = v
 		} else {
