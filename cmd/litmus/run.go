@@ -138,7 +138,9 @@ func (m *modelResult) problems(allowUnknown bool) []string {
 		return p
 	}
 	for _, s := range r.Stuck {
-		p = append(p, "stuck: "+s.Reason)
+		if msg := "stuck: " + s.Reason; !slices.Contains(p, msg) {
+			p = append(p, msg) // several stuck states can share a reason
+		}
 	}
 	return p
 }
