@@ -192,6 +192,7 @@ func (s *search) execute(pick []*trace) {
 		st.reads[e.loc] = append(st.reads[e.loc], r)
 		st.cands[e.loc] = append(st.cands[e.loc], c)
 	}
+	x.fixed()
 	x.rfMark = x.al.mark()
 	s.rfAt(st, 0, 0)
 }
