@@ -47,7 +47,7 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	dom, _, err = p.domains(opt, false)
 	if err != nil {
 		if _, ok := err.(*errLimit); ok {
-			err = &errLimit{"no allowed execution, and " + err.Error()}
+			err = &errLimit{"no candidate execution with the capped value domains, and " + err.Error()}
 		}
 		return limitResult(p, err)
 	}
