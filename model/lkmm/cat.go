@@ -54,52 +54,31 @@ func (x *execution) hbFails() bool { return x.eval(false, true).failed != "" }
 
 func (x *execution) eval(explain, uptoHB bool) outcome {
 	n := x.n
-	all := newSet(n).compl(n)
 	al := x.al
 	id := func(s Set) Rel { return al.ident(n, s) }
 	fencerel := func(s Set) Rel { return x.po.restrict(nil, s).seq(x.po) }
-	po, rf, co, rmw0 := x.po, x.rf, x.co, x.rmw
+	po, rf, co := x.po, x.rf, x.co
 	ext := x.ext
 	rfi := rf.inter(x.int_)
-
-	// ---- linux-kernel.bell ----
-	LKR, LKW, UL := x.tagged(tLKR), x.tagged(tLKW), x.tagged(tUL)
-	LF0, RL, RU := x.tagged(tLF), x.tagged(tRL), x.tagged(tRU)
-	SrcuLock, SrcuUnlock := x.tagged(tSrcuLock), x.tagged(tSrcuUnlock)
-	RMWset := x.tagged(tRMW)
-	// The rmw of the bell is the RMW primitives' only; lock.cat adds
-	// lk-rmw later.
-	lkrmw := rmw0.restrict(LKR, LKW)
-	rmw := rmw0.minus(lkrmw)
-	// let FailedRMW = RMW \ (domain(rmw) | range(rmw))
-	FailedRMW := RMWset.minus(rmw.domain().union(rmw.rng()))
-	// let Acquire = ACQUIRE \ W \ FailedRMW
-	Acquire := x.tagged(tAcquire).minus(x.W).minus(FailedRMW)
-	// let Release = RELEASE \ R \ FailedRMW
-	Release := x.tagged(tRelease).minus(x.R).minus(FailedRMW)
-	// let Mb = MB \ FailedRMW
-	Mb := x.tagged(tMb).minus(FailedRMW)
-	// let Noreturn = NORETURN \ W
-	Noreturn := x.tagged(tNoreturn).minus(x.W)
-	RcuLock, RcuUnlock := x.fenceSets[fRcuLock], x.fenceSets[fRcuUnlock]
-	SyncRcu, SyncSrcu := x.fenceSets[fSyncRcu], x.syncSrcu
-
-	var flags []string
-	// let rcu-rscs = let rec ... (matching nested Rcu-lock/Rcu-unlock)
-	rcuRscs := x.matchRCU(RcuLock, RcuUnlock)
-	// flag ~empty Rcu-lock \ domain(rcu-rscs) as unmatched-rcu-lock
-	if !RcuLock.minus(rcuRscs.domain()).empty() {
-		flags = append(flags, "unmatched-rcu-lock")
+	f := x.fixed()
+	if f.failed != "" {
+		return outcome{failed: f.failed}
 	}
-	// flag ~empty Rcu-unlock \ range(rcu-rscs) as unmatched-rcu-unlock
-	if !RcuUnlock.minus(rcuRscs.rng()).empty() {
-		flags = append(flags, "unmatched-rcu-unlock")
-	}
-	// let carry-srcu-data = (data ; [~ Srcu-unlock] ; rf)*
-	notSU := SrcuUnlock.compl(n)
+	all := f.all
+	Noreturn := f.Noreturn
+	SyncRcu, SyncSrcu := f.SyncRcu, f.SyncSrcu
+	SrcuLock, SrcuUnlock, notSU := f.SrcuLock, f.SrcuUnlock, f.notSU
+	Marked, Plain, R4rmb := f.Marked, f.Plain, f.R4rmb
+	R, W, M := x.R, x.W, x.M
+	rmw, rcuRscs, poloc := f.rmw, f.rcuRscs, f.poloc
+	poRel := f.poRel
+	poq := po.opt()
+
+	flags := append([]string(nil), f.flags...)
 	// let srcu-rscs = ([Srcu-lock] ; carry-srcu-data ; data ; [Srcu-unlock]) & loc
 	srcuRscs := al.rel(n)
 	if !SrcuLock.empty() {
+		// let carry-srcu-data = (data ; [~ Srcu-unlock] ; rf)*
 		carrySrcu := x.data.restrict(nil, notSU).seq(rf).star()
 		srcuRscs = carrySrcu.restrict(SrcuLock, nil).seq(x.data.restrict(nil, SrcuUnlock)).inter(x.loc)
 	}
@@ -115,10 +94,6 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 	if !srcuRscs.inv().seq(srcuRscs).minus(id(all)).empty() {
 		flags = append(flags, "multiple-srcu-matches")
 	}
-	// flag ~empty rcu-rscs & (po ; [Sync-srcu] ; po) as invalid-sleep
-	if !rcuRscs.inter(fencerel(SyncSrcu)).empty() {
-		flags = append(flags, "invalid-sleep")
-	}
 	// flag ~empty different-values(srcu-rscs) as srcu-bad-value-match
 	for _, pr := range srcuRscs.pairs() {
 		if x.ev[pr[0]].val != x.ev[pr[1]].val {
@@ -126,69 +101,15 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 			break
 		}
 	}
-	// let Marked = (~M) | IW | ONCE | RELEASE | ACQUIRE | MB | RMW |
-	//	LKR | LKW | UL | LF | RL | RU | Srcu-lock | Srcu-unlock
-	Marked := x.M.compl(n)
-	for _, t := range []tag{tIW, tOnce, tRelease, tAcquire, tMb, tRMW, tLKR, tLKW, tUL, tLF, tRL, tRU, tSrcuLock, tSrcuUnlock} {
-		Marked = Marked.union(x.tagged(t))
-	}
-	// let Plain = M \ Marked
-	Plain := x.M.minus(Marked)
 	// let carry-dep = (data ; [~ Srcu-unlock] ; rfi)*
 	// let addr = carry-dep ; addr   (and likewise ctrl, data)
 	addr, ctrl, data := x.addr, x.ctrl, x.data
-	if step := x.data.restrict(nil, notSU).seq(rfi); !step.empty() {
+	if step := f.dataNotSU.seq(rfi); !step.empty() {
 		// (carry-dep is the identity when no data feeds an rfi.)
 		carryDep := step.star()
 		addr, ctrl, data = carryDep.seq(x.addr), carryDep.seq(x.ctrl), carryDep.seq(x.data)
 	}
 
-	// ---- lock.cat ----
-	LF := LF0.union(RL) // let LF = LF | RL
-	// let ALL-LOCKS = LKR | LKW | UL | LF | RU | Srcu-lock | Srcu-unlock | Sync-srcu
-	allLocks := union1(LKR, LKW, UL, LF, RU, SrcuLock, SrcuUnlock, SyncSrcu)
-	// flag ~empty [M \ IW \ ALL-LOCKS] ; loc ; [ALL-LOCKS] as mixed-lock-accesses
-	if !x.loc.restrict(x.M.minus(x.IW).minus(allLocks), allLocks).empty() {
-		flags = append(flags, "mixed-lock-accesses")
-	}
-	// flag ~empty [FW] ; loc ; [ALL-LOCKS] as lock-final
-	// FW, herd's final writes, are the writes the final state shows:
-	// the flag says the final section looks at a lock.
-	lockFinal := false
-	allLocks.each(func(i int) {
-		if l := x.ev[i].loc; l >= 0 && l < len(x.finalLoc) && x.finalLoc[l] {
-			lockFinal = true
-		}
-	})
-	if lockFinal {
-		flags = append(flags, "lock-final")
-	}
-	poloc := po.inter(x.loc)
-	// let rmw = rmw | lk-rmw
-	rmw = union(rmw, lkrmw)
-	// empty ([LKW] ; po-loc ; [LKR]) \ (po-loc ; [UL] ; po-loc) as lock-nest
-	throughUL := poloc.restrict(nil, UL).seq(poloc)
-	if !poloc.restrict(LKW, LKR).minus(throughUL).empty() {
-		return outcome{failed: axLockNest}
-	}
-	// empty ([LKW] ; po-loc ; [RU]) \ (po-loc ; [UL] ; po-loc) as nested-is-locked
-	if !poloc.restrict(LKW, RU).minus(throughUL).empty() {
-		return outcome{failed: axNestedIsLocked}
-	}
-	// let critical = ([LKW] ; po-loc ; [UL]) \ (po-loc ; [LKW | UL] ; po-loc)
-	critical := x.critical(LKW, UL)
-	// flag ~empty UL \ range(critical) as unmatched-unlock
-	if !UL.minus(critical.rng()).empty() {
-		flags = append(flags, "unmatched-unlock")
-	}
-	// empty ([UNMATCHED-LKW] ; loc ; [UNMATCHED-LKW]) \ id as unmatched-locks
-	unmatchedLKW := LKW.minus(critical.domain())
-	if !x.loc.restrict(unmatchedLKW, unmatchedLKW).minus(id(all)).empty() {
-		return outcome{failed: axUnmatchedLocks}
-	}
-	// let R = R | LKR | LF | RU ; let W = W | LKW ; ... let W = W | UL ;
-	// let M = R | W: the event kinds already include them.
-	R, W, M := x.R, x.W, x.M
 	// The final rf and co (generated with the lock rules by the
 	// enumerator): co includes UL after its LKW, rf the LKR reads.
 	fr := rf.inv().seq(co)
@@ -197,52 +118,21 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 	rfi = rf.inter(x.int_)
 	coe := co.inter(ext)
 	fre := fr.inter(ext)
-	// let Release = Release | UL ; let Acquire = Acquire | LKR
-	Release = Release.union(UL)
-	Acquire = Acquire.union(LKR)
-	_ = LF
 
 	// ---- linux-kernel.cat ----
-	// let acq-po = [Acquire] ; po ; [M]
-	acqPo := po.restrict(Acquire, M)
-	// let po-rel = [M] ; po ; [Release]
-	poRel := po.restrict(M, Release)
 	// let po-unlock-lock-po = po ; [UL] ; (po|rf) ; [LKR] ; po
-	pulp := seqs(po.restrict(nil, UL), union(po, rf).restrict(nil, LKR), po)
-	// let R4rmb = R \ Noreturn
-	R4rmb := R.minus(Noreturn)
-	// let rmb = [R4rmb] ; fencerel(Rmb) ; [R4rmb]
-	rmb := fencerel(x.fenceSets[fRmb]).restrict(R4rmb, R4rmb)
-	// let wmb = [W] ; fencerel(Wmb) ; [W]
-	wmb := fencerel(x.fenceSets[fWmb]).restrict(W, W)
-	RMWe := RMWset
-	poq := po.opt()
-	mb := union(
-		// ([M] ; fencerel(Mb) ; [M]) |
-		fencerel(Mb).restrict(M, M),
-		// ([M] ; po ; [Mb & R]) |
-		po.restrict(M, Mb.inter(R)),
-		// ([Mb & W] ; po ; [M]) |
-		po.restrict(Mb.inter(W), M),
-		// ([M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M]) |
-		fencerel(x.fenceSets[fBeforeAtomic]).restrict(M, RMWe).seq(poq.restrict(nil, M)),
-		// ([M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]) |
-		poq.restrict(M, RMWe).seq(fencerel(x.fenceSets[fAfterAtomic]).restrict(nil, M)),
-		// ([M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M]) |
-		poq.restrict(M, LKW).seq(fencerel(x.fenceSets[fAfterSpinlock]).restrict(nil, M)),
-		// ([M] ; po-unlock-lock-po ; [After-unlock-lock] ; po ; [M]) |
-		pulp.restrict(M, x.fenceSets[fAfterUnlockLock]).seq(po.restrict(nil, M)),
-		// ([M] ; po? ; [Srcu-unlock] ; fencerel(After-srcu-read-unlock) ; [M])
-		poq.restrict(M, SrcuUnlock).seq(fencerel(x.fenceSets[fAfterSrcuReadUnlock]).restrict(nil, M)),
-	)
-	// let gp = po ; [Sync-rcu | Sync-srcu] ; po?
-	gp := po.restrict(nil, SyncRcu.union(SyncSrcu)).seq(poq)
-	// let strong-fence = mb | gp
-	strongFence := union(mb, gp)
-	// let nonrw-fence = strong-fence | po-rel | acq-po
-	nonrwFence := union(strongFence, poRel, acqPo)
-	// let fence = nonrw-fence | wmb | rmb
-	fence := union(nonrwFence, wmb, rmb)
+	// (its po-only part is fixed; only the rf part is computed here)
+	pulp, strongFence, nonrwFence, fence := f.pulpPo, f.strongFence, f.nonrwFence, f.fence
+	if f.locks {
+		pulp = union(f.pulpPo, seqs(f.poUL, rf.restrict(nil, f.LKR), po))
+		// mb's ([M] ; po-unlock-lock-po ; [After-unlock-lock] ; po ; [M])
+		// term, the only part of mb, strong-fence and fence that
+		// depends on rf
+		pulpMb := pulp.restrict(M, x.fenceSets[fAfterUnlockLock]).seq(po.restrict(nil, M))
+		strongFence = union(strongFence, pulpMb)
+		nonrwFence = union(nonrwFence, pulpMb)
+		fence = union(fence, pulpMb)
+	}
 
 	// let com = rf | co | fr ; acyclic po-loc | com as coherence
 	if c := union(poloc, rf, co, fr); !c.acyclic() {
@@ -260,7 +150,7 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 	// let overwrite = co | fr
 	overwrite := union(co, fr)
 	// let to-w = rwdep | (overwrite & int) | (addr ; [Plain] ; wmb)
-	toW := union(rwdep, overwrite.inter(x.int_), addr.restrict(nil, Plain).seq(wmb))
+	toW := union(rwdep, overwrite.inter(x.int_), addr.restrict(nil, Plain).seq(f.wmb))
 	// let to-r = (addr ; [R]) | (dep ; [Marked] ; rfi)
 	toR := union(addr.restrict(nil, R), dep.restrict(nil, Marked).seq(rfi))
 	// let ppo = to-r | to-w | (fence & int) | (po-unlock-lock-po & int)
@@ -272,7 +162,7 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 	rmwSeq := rf.seq(rmw).star()
 	// let cumul-fence = [Marked] ; (A-cumul(strong-fence | po-rel) | wmb |
 	//	po-unlock-lock-po) ; [Marked] ; rmw-sequence
-	cumulFence := union(aCumul(union(strongFence, poRel)), wmb, pulp).restrict(Marked, Marked).seq(rmwSeq)
+	cumulFence := union(aCumul(union(strongFence, poRel)), f.wmb, pulp).restrict(Marked, Marked).seq(rmwSeq)
 	// let prop = [Marked] ; (overwrite & ext)? ; cumul-fence* ;
 	//	[Marked] ; rfe? ; [Marked]
 	prop := seqs(overwrite.inter(ext).opt().restrict(Marked, nil), cumulFence.star().restrict(nil, Marked),
@@ -351,20 +241,6 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 	}
 
 	// ---- Plain accesses and data races ----
-	// let barrier = fencerel(Barrier | Rmb | Wmb | Mb | Sync-rcu | Sync-srcu |
-	//	Before-atomic | After-atomic | Acquire | Release |
-	//	Rcu-lock | Rcu-unlock | Srcu-lock | Srcu-unlock) |
-	//	(po ; [Release]) | ([Acquire] ; po)
-	bset := union1(x.fenceSets[fBarrier], x.fenceSets[fRmb], x.fenceSets[fWmb], Mb, SyncRcu, SyncSrcu,
-		x.fenceSets[fBeforeAtomic], x.fenceSets[fAfterAtomic], Acquire, Release, RcuLock, RcuUnlock, SrcuLock, SrcuUnlock)
-	barrier := union(fencerel(bset), po.restrict(nil, Release), po.restrict(Acquire, nil))
-	// let mixed-accesses = ([Plain & W] ; (po-loc \ barrier) ; [Marked]) |
-	//	([Marked] ; (po-loc \ barrier) ; [Plain & W])
-	plocNB := poloc.minus(barrier)
-	PlainW := Plain.inter(W)
-	if !union(plocNB.restrict(PlainW, Marked), plocNB.restrict(Marked, PlainW)).empty() {
-		flags = append(flags, "mixed-accesses")
-	}
 	if !Plain.empty() {
 		// let xbstar = (hb | pb | rb)*
 		xbstar := union(hb, pb, rb).star()

@@ -47,7 +47,7 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	dom, _, err = p.domains(opt, false)
 	if err != nil {
 		if _, ok := err.(*errLimit); ok {
-			err = &errLimit{"no allowed execution, and " + err.Error()}
+			err = &errLimit{"no candidate execution with the capped value domains, and " + err.Error()}
 		}
 		return limitResult(p, err)
 	}
@@ -192,6 +192,7 @@ func (s *search) execute(pick []*trace) {
 		st.reads[e.loc] = append(st.reads[e.loc], r)
 		st.cands[e.loc] = append(st.cands[e.loc], c)
 	}
+	x.fixed()
 	x.rfMark = x.al.mark()
 	s.rfAt(st, 0, 0)
 }

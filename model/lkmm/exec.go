@@ -30,6 +30,8 @@ type execution struct {
 
 	finalLoc []bool // locations the final section observes (for lock-final)
 
+	fix *fixedRels // the model's relations that do not depend on rf or co
+
 	al     *arena    // words of every relation of this execution
 	mark   arenaMark // the arena past the base relations
 	rfMark arenaMark // the arena past the candidate's rf

@@ -103,6 +103,29 @@ exists (0:r1=0)`,
 	})
 }
 
+// TestZeroExecutionsUnbounded checks the honest answer when a test has
+// not a single candidate execution and its value domains grow without
+// end: the capped domains cannot be trusted to be complete, the fixed
+// point does not exist, so the verdict is Unknown with the reason rather
+// than a Never that may come from a missing value. (herd, which solves
+// values symbolically, prints States 0 here.)
+func TestZeroExecutionsUnbounded(t *testing.T) {
+	res, err := Check(context.Background(), mustParse(t, "counter-dies.litmus", `C counter-dies
+{}
+P0(int *x)
+{
+	int r1;
+	int r2;
+	r1 = READ_ONCE(*x);
+	WRITE_ONCE(*x, r1 + 1);
+	r2 = 1 / (r1 - r1);
+}
+exists (0:r1=0)`), Options{})
+	require.NoError(t, err)
+	require.Equal(t, Unknown, res.Verdict)
+	require.Contains(t, res.Reason, "no candidate execution")
+}
+
 // TestSymbolicValue checks names on the right of '=' in the condition and
 // the filter: herd reads one as a symbolic constant, the address of that
 // name, never equal to an integer (C-AlanStern-ISA2+wmb+o-r+a-o compares

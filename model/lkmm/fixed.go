@@ -1,0 +1,208 @@
+package lkmm
+
+// fixedRels are the sets and relations of the model that depend only on
+// the events of the threads' paths, not on rf or co. They are computed
+// once per combination of paths (execution) and shared by all its
+// candidates; eval computes the rest per candidate. The cat lines they
+// implement are quoted as in eval.
+type fixedRels struct {
+	failed string   // lock-nest, nested-is-locked or unmatched-locks, or ""
+	flags  []string // flags that do not depend on rf or co
+
+	all                                    Set
+	LKR, UL                                Set
+	Noreturn, SyncRcu, SyncSrcu            Set
+	SrcuLock, SrcuUnlock, notSU            Set
+	Marked, Plain, R4rmb                   Set
+	rmw, rcuRscs, poloc, dataNotSU         Rel
+	poRel, wmb, poUL                       Rel
+	pulpPo, strongFence, nonrwFence, fence Rel  // without the rf part of po-unlock-lock-po
+	locks                                  bool // there are UL and LKR events: po-unlock-lock-po has an rf part
+}
+
+// fixed returns x's fixed relations, computing them on first use. The
+// enumeration calls it before it marks the arena for candidates, so that
+// they survive each candidate's reset.
+func (x *execution) fixed() *fixedRels {
+	if x.fix != nil {
+		return x.fix
+	}
+	f := &fixedRels{}
+	x.fix = f
+	n := x.n
+	all := newSet(n).compl(n)
+	f.all = all
+	al := x.al
+	id := func(s Set) Rel { return al.ident(n, s) }
+	fencerel := func(s Set) Rel { return x.po.restrict(nil, s).seq(x.po) }
+	po, rmw0 := x.po, x.rmw
+
+	// ---- linux-kernel.bell ----
+	LKR, LKW, UL := x.tagged(tLKR), x.tagged(tLKW), x.tagged(tUL)
+	LF0, RL, RU := x.tagged(tLF), x.tagged(tRL), x.tagged(tRU)
+	SrcuLock, SrcuUnlock := x.tagged(tSrcuLock), x.tagged(tSrcuUnlock)
+	RMWset := x.tagged(tRMW)
+	// The rmw of the bell is the RMW primitives' only; lock.cat adds
+	// lk-rmw later.
+	lkrmw := rmw0.restrict(LKR, LKW)
+	rmw := rmw0.minus(lkrmw)
+	// let FailedRMW = RMW \ (domain(rmw) | range(rmw))
+	FailedRMW := RMWset.minus(rmw.domain().union(rmw.rng()))
+	// let Acquire = ACQUIRE \ W \ FailedRMW
+	Acquire := x.tagged(tAcquire).minus(x.W).minus(FailedRMW)
+	// let Release = RELEASE \ R \ FailedRMW
+	Release := x.tagged(tRelease).minus(x.R).minus(FailedRMW)
+	// let Mb = MB \ FailedRMW
+	Mb := x.tagged(tMb).minus(FailedRMW)
+	// let Noreturn = NORETURN \ W
+	Noreturn := x.tagged(tNoreturn).minus(x.W)
+	RcuLock, RcuUnlock := x.fenceSets[fRcuLock], x.fenceSets[fRcuUnlock]
+	SyncRcu, SyncSrcu := x.fenceSets[fSyncRcu], x.syncSrcu
+
+	// let rcu-rscs = let rec ... (matching nested Rcu-lock/Rcu-unlock)
+	rcuRscs := x.matchRCU(RcuLock, RcuUnlock)
+	// flag ~empty Rcu-lock \ domain(rcu-rscs) as unmatched-rcu-lock
+	if !RcuLock.minus(rcuRscs.domain()).empty() {
+		f.flags = append(f.flags, "unmatched-rcu-lock")
+	}
+	// flag ~empty Rcu-unlock \ range(rcu-rscs) as unmatched-rcu-unlock
+	if !RcuUnlock.minus(rcuRscs.rng()).empty() {
+		f.flags = append(f.flags, "unmatched-rcu-unlock")
+	}
+	notSU := SrcuUnlock.compl(n)
+	// (the srcu-rscs flags depend on rf: see eval)
+	// flag ~empty rcu-rscs & (po ; [Sync-srcu] ; po) as invalid-sleep
+	if !rcuRscs.inter(fencerel(SyncSrcu)).empty() {
+		f.flags = append(f.flags, "invalid-sleep")
+	}
+	// let Marked = (~M) | IW | ONCE | RELEASE | ACQUIRE | MB | RMW |
+	//	LKR | LKW | UL | LF | RL | RU | Srcu-lock | Srcu-unlock
+	Marked := x.M.compl(n)
+	for _, t := range []tag{tIW, tOnce, tRelease, tAcquire, tMb, tRMW, tLKR, tLKW, tUL, tLF, tRL, tRU, tSrcuLock, tSrcuUnlock} {
+		Marked = Marked.union(x.tagged(t))
+	}
+	// let Plain = M \ Marked
+	Plain := x.M.minus(Marked)
+
+	// ---- lock.cat ----
+	LF := LF0.union(RL) // let LF = LF | RL
+	// let ALL-LOCKS = LKR | LKW | UL | LF | RU | Srcu-lock | Srcu-unlock | Sync-srcu
+	allLocks := union1(LKR, LKW, UL, LF, RU, SrcuLock, SrcuUnlock, SyncSrcu)
+	// flag ~empty [M \ IW \ ALL-LOCKS] ; loc ; [ALL-LOCKS] as mixed-lock-accesses
+	if !x.loc.restrict(x.M.minus(x.IW).minus(allLocks), allLocks).empty() {
+		f.flags = append(f.flags, "mixed-lock-accesses")
+	}
+	// flag ~empty [FW] ; loc ; [ALL-LOCKS] as lock-final
+	// FW, herd's final writes, are the writes the final state shows:
+	// the flag says the final section looks at a lock.
+	lockFinal := false
+	allLocks.each(func(i int) {
+		if l := x.ev[i].loc; l >= 0 && l < len(x.finalLoc) && x.finalLoc[l] {
+			lockFinal = true
+		}
+	})
+	if lockFinal {
+		f.flags = append(f.flags, "lock-final")
+	}
+	poloc := po.inter(x.loc)
+	// let rmw = rmw | lk-rmw
+	rmw = union(rmw, lkrmw)
+	// empty ([LKW] ; po-loc ; [LKR]) \ (po-loc ; [UL] ; po-loc) as lock-nest
+	throughUL := poloc.restrict(nil, UL).seq(poloc)
+	if !poloc.restrict(LKW, LKR).minus(throughUL).empty() {
+		f.failed = axLockNest
+		return f
+	}
+	// empty ([LKW] ; po-loc ; [RU]) \ (po-loc ; [UL] ; po-loc) as nested-is-locked
+	if !poloc.restrict(LKW, RU).minus(throughUL).empty() {
+		f.failed = axNestedIsLocked
+		return f
+	}
+	// let critical = ([LKW] ; po-loc ; [UL]) \ (po-loc ; [LKW | UL] ; po-loc)
+	critical := x.critical(LKW, UL)
+	// flag ~empty UL \ range(critical) as unmatched-unlock
+	if !UL.minus(critical.rng()).empty() {
+		f.flags = append(f.flags, "unmatched-unlock")
+	}
+	// empty ([UNMATCHED-LKW] ; loc ; [UNMATCHED-LKW]) \ id as unmatched-locks
+	unmatchedLKW := LKW.minus(critical.domain())
+	if !x.loc.restrict(unmatchedLKW, unmatchedLKW).minus(id(all)).empty() {
+		f.failed = axUnmatchedLocks
+		return f
+	}
+	// let R = R | LKR | LF | RU ; let W = W | LKW ; ... let W = W | UL ;
+	// let M = R | W: the event kinds already include them.
+	R, W, M := x.R, x.W, x.M
+	// let Release = Release | UL ; let Acquire = Acquire | LKR
+	Release = Release.union(UL)
+	Acquire = Acquire.union(LKR)
+
+	// ---- linux-kernel.cat ----
+	// let acq-po = [Acquire] ; po ; [M]
+	acqPo := po.restrict(Acquire, M)
+	// let po-rel = [M] ; po ; [Release]
+	poRel := po.restrict(M, Release)
+	// let po-unlock-lock-po = po ; [UL] ; (po|rf) ; [LKR] ; po
+	// Here its po part; eval adds po ; [UL] ; rf ; [LKR] ; po.
+	poUL := po.restrict(nil, UL)
+	pulpPo := seqs(poUL, po.restrict(nil, LKR), po)
+	// let rmb = [R4rmb] ; fencerel(Rmb) ; [R4rmb]
+	R4rmb := R.minus(Noreturn)
+	rmb := fencerel(x.fenceSets[fRmb]).restrict(R4rmb, R4rmb)
+	// let wmb = [W] ; fencerel(Wmb) ; [W]
+	wmb := fencerel(x.fenceSets[fWmb]).restrict(W, W)
+	poq := po.opt()
+	mb := union(
+		// ([M] ; fencerel(Mb) ; [M]) |
+		fencerel(Mb).restrict(M, M),
+		// ([M] ; po ; [Mb & R]) |
+		po.restrict(M, Mb.inter(R)),
+		// ([Mb & W] ; po ; [M]) |
+		po.restrict(Mb.inter(W), M),
+		// ([M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M]) |
+		fencerel(x.fenceSets[fBeforeAtomic]).restrict(M, RMWset).seq(poq.restrict(nil, M)),
+		// ([M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]) |
+		poq.restrict(M, RMWset).seq(fencerel(x.fenceSets[fAfterAtomic]).restrict(nil, M)),
+		// ([M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M]) |
+		poq.restrict(M, LKW).seq(fencerel(x.fenceSets[fAfterSpinlock]).restrict(nil, M)),
+		// ([M] ; po-unlock-lock-po ; [After-unlock-lock] ; po ; [M]) |
+		pulpPo.restrict(M, x.fenceSets[fAfterUnlockLock]).seq(po.restrict(nil, M)),
+		// ([M] ; po? ; [Srcu-unlock] ; fencerel(After-srcu-read-unlock) ; [M])
+		poq.restrict(M, SrcuUnlock).seq(fencerel(x.fenceSets[fAfterSrcuReadUnlock]).restrict(nil, M)),
+	)
+	// let gp = po ; [Sync-rcu | Sync-srcu] ; po?
+	gp := po.restrict(nil, SyncRcu.union(SyncSrcu)).seq(poq)
+	// let strong-fence = mb | gp
+	strongFence := union(mb, gp)
+	// let nonrw-fence = strong-fence | po-rel | acq-po
+	nonrwFence := union(strongFence, poRel, acqPo)
+	// let fence = nonrw-fence | wmb | rmb
+	fence := union(nonrwFence, wmb, rmb)
+
+	// let barrier = fencerel(Barrier | Rmb | Wmb | Mb | Sync-rcu | Sync-srcu |
+	//	Before-atomic | After-atomic | Acquire | Release |
+	//	Rcu-lock | Rcu-unlock | Srcu-lock | Srcu-unlock) |
+	//	(po ; [Release]) | ([Acquire] ; po)
+	bset := union1(x.fenceSets[fBarrier], x.fenceSets[fRmb], x.fenceSets[fWmb], Mb, SyncRcu, SyncSrcu,
+		x.fenceSets[fBeforeAtomic], x.fenceSets[fAfterAtomic], Acquire, Release, RcuLock, RcuUnlock, SrcuLock, SrcuUnlock)
+	barrier := union(fencerel(bset), po.restrict(nil, Release), po.restrict(Acquire, nil))
+	// let mixed-accesses = ([Plain & W] ; (po-loc \ barrier) ; [Marked]) |
+	//	([Marked] ; (po-loc \ barrier) ; [Plain & W])
+	plocNB := poloc.minus(barrier)
+	PlainW := Plain.inter(W)
+	if !union(plocNB.restrict(PlainW, Marked), plocNB.restrict(Marked, PlainW)).empty() {
+		f.flags = append(f.flags, "mixed-accesses")
+	}
+
+	*f = fixedRels{
+		flags: f.flags, all: all, LKR: LKR, UL: UL,
+		Noreturn: Noreturn, SyncRcu: SyncRcu, SyncSrcu: SyncSrcu,
+		SrcuLock: SrcuLock, SrcuUnlock: SrcuUnlock, notSU: notSU,
+		Marked: Marked, Plain: Plain, R4rmb: R4rmb,
+		rmw: rmw, rcuRscs: rcuRscs, poloc: poloc, dataNotSU: x.data.restrict(nil, notSU),
+		poRel: poRel, wmb: wmb, poUL: poUL,
+		pulpPo: pulpPo, strongFence: strongFence, nonrwFence: nonrwFence, fence: fence,
+		locks: !UL.empty() && !LKR.empty(),
+	}
+	return f
+}
