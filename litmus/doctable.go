@@ -61,6 +61,19 @@ func (p *Primitive) Signature() string {
 	return p.Name + "(" + strings.Join(args, ", ") + ")"
 }
 
+// limitName names the limit operand of an add_unless row: the second
+// written value (w), or its implicit value.
+func (p *Primitive) limitName() string {
+	n := countVals(p.Args)
+	if n >= 2 {
+		return "w"
+	}
+	if k := 1 - n; k < len(p.Imm) {
+		return fmt.Sprint(p.Imm[k])
+	}
+	return "?"
+}
+
 func countVals(args []ArgKind) int {
 	n := 0
 	for _, a := range args {
@@ -84,6 +97,13 @@ func PrimitiveTable() string {
 			if p.NonAtomic {
 				kind = "plain load + store " + rmwOpNames[p.Op]
 			}
+			if len(p.Imm) > 0 {
+				var imm []string
+				for _, k := range p.Imm {
+					imm = append(imm, fmt.Sprint(k))
+				}
+				kind += " with implicit " + strings.Join(imm, ", ")
+			}
 		}
 		order := p.Order.String()
 		switch {
@@ -102,7 +122,7 @@ func PrimitiveTable() string {
 			case p.Success == SuccCmpEqual:
 				order += " if old == v"
 			case p.Success == SuccNotEqual:
-				order += " if old != w"
+				order += " if old != " + p.limitName()
 			default:
 				order += " if " + p.Success.String()
 			}

@@ -146,6 +146,9 @@ type Primitive struct {
 	// NonAtomic marks __set_bit and friends: a plain load then a plain
 	// store, not an atomic RMW.
 	NonAtomic bool
+	// Imm are implicit value operands, taken after the written ones: the
+	// 1 and 0 of atomic_inc_not_zero(v), which is atomic_add_unless(v, 1, 0).
+	Imm []int64
 	// Source names the kernel document or file the row comes from.
 	Source string
 }
@@ -306,6 +309,10 @@ func buildTable() map[string]*Primitive {
 		// ordered when it adds, unordered when it does not (atomic_t.txt).
 		add(Primitive{Name: a + "add_unless", Args: argsPVV, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
 			Order: OrdMb, FailOrder: OrdOnce, Success: SuccNotEqual, Source: src})
+		// atomic_inc_not_zero(v) is atomic_add_unless(v, 1, 0)
+		// (include/linux/atomic/atomic-instrumented.h), ordered likewise.
+		add(Primitive{Name: a + "inc_not_zero", Args: argsP, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
+			Order: OrdMb, FailOrder: OrdOnce, Success: SuccNotEqual, Imm: []int64{1, 0}, Source: srcAtomicT})
 	}
 
 	// Bit operations on one word (atomic_bitops.txt): non-returning RMWs
@@ -357,6 +364,13 @@ func buildTable() map[string]*Primitive {
 	ref("refcount_dec", argsP, 0, KRMW, RMWSub, RetNone, OrdRelease, OrdOnce, SuccAlways)
 	ref("refcount_sub_and_test", argsVP, 1, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
 	ref("refcount_dec_and_test", argsP, 0, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
+	// refcount_inc_not_zero(r) and refcount_add_not_zero(i, r): add unless
+	// the count is 0; "fully ordered --> control dependency on success for
+	// stores", i.e. unordered RMWs (refcount-vs-atomic.rst, case 4).
+	add(Primitive{Name: "refcount_inc_not_zero", Args: argsP, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
+		Success: SuccNotEqual, Imm: []int64{1, 0}, Source: srcRef})
+	add(Primitive{Name: "refcount_add_not_zero", Args: argsVP, Loc: 1, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
+		Success: SuccNotEqual, Imm: []int64{0}, Source: srcRef})
 
 	add(Primitive{Name: "cpu_relax", Loc: -1, Kind: KNop, Source: "arch/x86/include/asm/vdso/processor.h (a pause hint, no ordering)"})
 

@@ -316,6 +316,9 @@ func (cp *cproc) call(call *litmus.CallExpr, dst int) {
 			vals = append(vals, &expr{kind: exBinary, op: "<<", x: constExpr(1), y: cp.value(arg)})
 		}
 	}
+	for _, k := range prim.Imm {
+		vals = append(vals, constExpr(k))
+	}
 	in := instr{dst: dst, addr: addr, pos: call.Pos(), text: text}
 	if len(vals) > 0 {
 		in.a = vals[0]

@@ -104,8 +104,8 @@ func (in *interp) call(c *litmus.CallExpr) (Val, taint) {
 			return Val{}, nil
 		}
 	}
-	// operand returns the value operand and its dependencies: the first
-	// ArgVal or ArgBit argument.
+	// operand returns the k-th value operand and its dependencies: the
+	// ArgVal and ArgBit arguments, then the row's implicit operands.
 	operand := func(k int) (Val, taint) {
 		for i, a := range pr.Args {
 			if a == litmus.ArgVal || a == litmus.ArgBit {
@@ -114,6 +114,9 @@ func (in *interp) call(c *litmus.CallExpr) (Val, taint) {
 				}
 				k--
 			}
+		}
+		if k < len(pr.Imm) {
+			return intVal(pr.Imm[k]), nil
 		}
 		return intVal(1), nil // inc, dec
 	}
