@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -79,10 +80,12 @@ func TestCheckUsageErrors(t *testing.T) {
 }
 
 // TestCheckDeterministicAcrossJobs: the output is the same whatever the
-// parallelism.
+// parallelism, in workers and in GOMAXPROCS.
 func TestCheckDeterministicAcrossJobs(t *testing.T) {
 	args := []string{"check", "--model", "all", "-v", "--time=false"}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	one, _, c1 := run(t, append(append(args, "--jobs", "1"), "../../testdata")...)
+	runtime.GOMAXPROCS(2)
 	two, _, c2 := run(t, append(append(args, "--jobs", "2"), "../../testdata")...)
 	require.Equal(t, c1, c2)
 	require.Equal(t, one, two)
