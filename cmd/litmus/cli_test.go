@@ -2,9 +2,9 @@ package main
 
 import (
 	"os"
-	"runtime"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
