@@ -20,12 +20,11 @@ func init() {
 		Short:     "tell which barriers and orderings the verdict depends on",
 		Long: `
 Fences answers "is this smp_mb() load-bearing?". It finds each ordering
-construct of a test — in an X86 test each MFENCE, LFENCE and SFENCE; in a C
-test every fence (smp_mb, smp_rmb, smp_wmb,
+construct of a test: in C every fence (smp_mb, smp_rmb, smp_wmb,
 smp_mb__before_atomic, smp_mb__after_atomic, ...), every acquire load and
 release store, every fully ordered or acquire/release RMW that has a relaxed
 variant, and every atomic RMW whose result is unused (which could be a plain
-read and write). It weakens each one alone (remove the fence, use the
+read and write); in X86 each MFENCE, LFENCE and SFENCE. It weakens each one alone (remove the fence, use the
 relaxed or plain form) and re-checks the test, then prints, per model:
 
   - for each construct, the verdict once it is weakened, and NECESSARY when
