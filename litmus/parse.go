@@ -241,7 +241,7 @@ func (p *parser) word(off int) int {
 
 // parseHeader parses
 //
-//	Header = Arch Name .
+//	Header = Arch Name [ "(" TexName ")" ] [ ";" ] .
 //
 // and returns the offset after it. Names are herd's: any run of
 // non-space bytes, e.g. "MP+pooncerelease+poacquireonce" or "2+2W".
@@ -275,8 +275,23 @@ func (p *parser) parseHeader() int {
 	}
 	p.test.Name, p.test.NamePos = string(p.src[off:end]), Pos(off+1)
 	off = p.skipBlank(end, true)
+	// herd's splitter accepts a TeX name in parentheses after the test
+	// name, as in "X86 amd3 (amdThree)", and a ';' ending the line; the
+	// old X86 tests have both. Neither means anything to a checker.
+	if p.test.Arch != ArchC && off < len(p.src) && p.src[off] == '(' && (off+1 >= len(p.src) || p.src[off+1] != '*') {
+		close := off + 1
+		for close < len(p.src) && (isLetter(p.src[close]) || isDigit(p.src[close]) || strings.IndexByte("_/.-", p.src[close]) >= 0) {
+			close++
+		}
+		if close < len(p.src) && p.src[close] == ')' && close > off+1 {
+			off = p.skipBlank(close+1, true)
+		}
+	}
 	if off < len(p.src) && p.src[off] == '"' {
 		return off // the doc string may share the header line
+	}
+	if p.test.Arch != ArchC && off < len(p.src) && p.src[off] == ';' {
+		off = p.skipBlank(off+1, true)
 	}
 	if off < len(p.src) && p.src[off] != '\n' {
 		p.errorAt(off, "unexpected "+p.describeAt(off)+" after test name")
