@@ -81,3 +81,37 @@ func TestOldX86SyntaxStaysStrict(t *testing.T) {
 		require.Error(t, err, name)
 	}
 }
+
+// TestX86GrammarForms checks operand and prefix forms that herd's X86 and
+// X86_64 grammars accept: "(EAX)" for "[EAX]" in Intel syntax, "[x]",
+// "[%rbx]" and "8[%rbx]" in AT&T syntax, and "LOCK;" before an
+// instruction in the same cell.
+func TestX86GrammarForms(t *testing.T) {
+	tst, err := Parse("intel.litmus", []byte("X86 t\n{}\n P0 | P1 ;\n MOV EAX,(EBX) | LOCK; INC [x] ;\n MOV ECX,(x) | LOCK ;XCHG [x],EAX ;\nexists (x=1)\n"))
+	require.NoError(t, err)
+	p0, p1 := tst.Procs[0].Code, tst.Procs[1].Code
+	require.Equal(t, OpdMem, p0[0].Args[1].Kind)
+	require.Equal(t, "EBX", p0[0].Args[1].Base)
+	require.Equal(t, "x", p0[1].Args[1].Sym)
+	require.Len(t, p1, 2)
+	require.Equal(t, "LOCK", p1[0].Prefix)
+	require.Equal(t, "INC", p1[0].Op)
+	require.Equal(t, "LOCK", p1[1].Prefix)
+	require.Equal(t, "XCHG", p1[1].Op)
+
+	tst, err = Parse("att.litmus", []byte("X86_64 t\n{}\n P0 ;\n movq $1,[x] ;\n movq [%rbx],%rax ;\n movq 8[%rbx],%rcx ;\nexists (x=1)\n"))
+	require.NoError(t, err)
+	code := tst.Procs[0].Code
+	require.Equal(t, "x", code[0].Args[1].Sym)
+	require.Equal(t, "rbx", code[1].Args[0].Base)
+	require.Equal(t, "rbx", code[2].Args[0].Base)
+	require.Equal(t, int64(8), code[2].Args[0].Disp)
+
+	for _, src := range []string{
+		"X86 t\n{}\n P0 ;\n MOV EAX,(EBX ;\nexists (x=1)\n",
+		"X86_64 t\n{}\n P0 ;\n movq [%rbx,%rax ;\nexists (x=1)\n",
+	} {
+		_, err := Parse("bad.litmus", []byte(src))
+		require.Error(t, err, src)
+	}
+}
