@@ -49,6 +49,7 @@ readfrom rf.dot
 >>
 `,
 		"paren": `X86 t ;
+Some_key/x=herd allows '_' and '/' in keys
 {x=0; y=0; 1:EBX=0}
  P0         | P1          ;
  MOV [x],$1 | MOV EAX,[y] ;
@@ -62,6 +63,7 @@ locations [x;]
 			// herd's splitter needs a keyword to start the condition, so a
 			// bare "(P)" only follows "locations [...]".
 			want = strings.Replace(modern, "exists", "locations [x;]\nexists", 1)
+			want = strings.Replace(want, "X86 t\n", "X86 t\nSome_key/x=herd allows '_' and '/' in keys\n", 1)
 		}
 		require.Equal(t, printed(t, "modern.litmus", want), printed(t, name+".litmus", src), name)
 	}

@@ -345,13 +345,14 @@ func (p *parser) parsePrelude(off int) int {
 	}
 }
 
-// isMetaKey reports whether s can be the key of a header line.
+// isMetaKey reports whether s can be the key of a header line: herd's
+// splitter takes a letter, then letters, digits, '_', '/', '.' and '-'.
 func isMetaKey(s string) bool {
 	if s == "" || !isLetter(s[0]) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !isLetter(s[i]) && !isDigit(s[i]) && s[i] != '-' && s[i] != '.' {
+		if !isLetter(s[i]) && !isDigit(s[i]) && strings.IndexByte("-._/", s[i]) < 0 {
 			return false
 		}
 	}
