@@ -172,7 +172,9 @@ func (ap *asmProc) instr(src *litmus.Instr) {
 		return true
 	}
 	switch m {
-	case "nop", "nopl", "nopw", "endbr64", "pause", "lfence", "prefetch":
+	case "nop", "nopl", "nopw", "endbr64", "pause", "lfence", "prefetch", "clflush", "clflushopt":
+		// CLFLUSH makes an event that x86tso.cat does not order: no
+		// effect on memory order, as LFENCE under TSO.
 		base.op = opNop
 		ap.emit(base)
 	case "mfence":

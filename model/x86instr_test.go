@@ -66,6 +66,8 @@ exists (x=2)
  uxchq %rax,[x]     ;
  movq $3,%rcx       ;
  movnti %rcx,[%rbx] ;
+ clflush (y)        ;
+ clflushopt [%rbx]  ;
  movq $1,%rax       ;
  cmpxchgq %rcx,(x)  ;
  movq $9,%rax       ;
@@ -73,7 +75,7 @@ exists (x=2)
  cmpq $5,%rcx       ;
  setnb (z)          ;
 exists (x=3)
-`}, // UXCH, MOVNTI, [..] addresses, CMPXCHG without LOCK both ways.
+`}, // UXCH, MOVNTI, CLFLUSH, [..] addresses, CMPXCHG without LOCK both ways.
 		{"unlocked-cmpxchg-races", `X86_64 race
 { x=0; }
  P0                | P1                ;
