@@ -98,6 +98,10 @@ func (p *parser) parseCond() *Cond {
 // and ignores them for its verdict, and so do we.
 func (p *parser) skipKinds() {
 	p.next()
+	if p.tok != tIdent {
+		p.errorExpected("model name after with")
+		return
+	}
 	for p.tok == tIdent && !p.isIdent("locations") && !p.isIdent("filter") && !p.isIdent("invariant") {
 		p.next()
 		p.expect(":")

@@ -76,6 +76,7 @@ func TestOldX86SyntaxStaysStrict(t *testing.T) {
 		"C texname": "C t (tee)\n{}\nP0(int *x)\n{\n}\nexists (x=1)\n",
 		"C final":   "C t\n{}\nP0(int *x)\n{\n}\nfinal (x=1)\n",
 		"bad kind":  "X86 t\n{}\n P0 ;\n MFENCE ;\nfinal (x=1); with tso: maybe;\n",
+		"no kind":   "X86 t\n{}\n P0 ;\n MFENCE ;\nfinal (x=1); with\n",
 		"two semis": "X86 t\n{};;\n P0 ;\n MFENCE ;\nexists (x=1)\n",
 		"Pfoo":      "X86 t\n{}\n P0 ;\n MOV EAX,[x] ;\nexists (Pfoo:EAX=1)\n",
 	} {
