@@ -31,7 +31,7 @@ func TestOldX86Syntax(t *testing.T) {
 exists (1:EAX=1 /\ 1:EBX=0)
 `
 	for name, src := range map[string]string{
-		"final": `X86 t (tee)
+		"final": `X86 t (tee) "";
 {x = 0; y = 0; P1:EBX = 0};
 
  P0         | P1          ;

@@ -327,6 +327,12 @@ func (p *parser) parsePrelude(off int) int {
 			}
 			p.test.Doc = string(p.src[off+1 : end])
 			off = end + 1
+			if p.test.Arch != ArchC {
+				// herd's splitter allows a ';' after the doc string.
+				if next := p.skipBlank(off, true); next < len(p.src) && p.src[next] == ';' {
+					off = next + 1
+				}
+			}
 			continue
 		}
 		eol := off
