@@ -31,12 +31,19 @@ func (p *parser) parseFinal() {
 			p.next()
 			inv.Prop = p.parseProp()
 			t.Invariants = append(t.Invariants, inv)
-		case p.isIdent("exists") || p.isIdent("forall") || p.is("~"):
+		case p.isIdent("exists") || p.isIdent("forall") || p.is("~") ||
+			t.Arch != ArchC && (p.isIdent("final") || p.is("(")):
 			c := p.parseCond()
 			if t.Cond != nil {
 				p.error(c.Pos(), "more than one final condition")
 			}
 			t.Cond = c
+		case t.Arch != ArchC && p.isIdent("with") && t.Cond != nil:
+			p.skipKinds()
+		case t.Arch != ArchC && p.is("<<"):
+			// herd's splitter ends the condition at "<<": what follows
+			// in the old X86 tests is input for other tools.
+			return
 		case p.is(";"):
 			// A stray ';' after the condition, as in "exists (...);",
 			// which herd accepts and some kernel tests have.
@@ -53,10 +60,19 @@ func (p *parser) parseFinal() {
 
 // parseCond parses
 //
-//	Cond = ( "exists" | "~" "exists" | "forall" ) Prop .
+//	Cond = ( "exists" | "~" "exists" | "forall" | "final" ) Prop | "(" Prop ")" .
+//
+// "final P" and a bare "(P)" are herd's old spellings of "exists P"
+// (stateParser.mly), found in the old X86 tests.
 func (p *parser) parseCond() *Cond {
 	c := &Cond{QuantPos: p.pos}
 	switch {
+	case p.is("("):
+		c.Quant = Exists
+		c.Prop = p.parseProp()
+		return c
+	case p.isIdent("final"):
+		c.Quant = Exists
 	case p.is("~"):
 		p.next()
 		if !p.isIdent("exists") {
@@ -71,6 +87,37 @@ func (p *parser) parseCond() *Cond {
 	p.next()
 	c.Prop = p.parseProp()
 	return c
+}
+
+// skipKinds skips the old per-model expectations after a condition
+//
+//	Kinds = "with" Kind { ";" Kind } [ ";" ] .
+//	Kind  = Name ":" ( "exists" | "~" "exists" | "forall" ) .
+//
+// as in "final (P0:EAX = 1); with tso: ~exists; cc: exists;". herd parses
+// and ignores them for its verdict, and so do we.
+func (p *parser) skipKinds() {
+	p.next()
+	if p.tok != tIdent {
+		p.errorExpected("model name after with")
+		return
+	}
+	for p.tok == tIdent && !p.isIdent("locations") && !p.isIdent("filter") && !p.isIdent("invariant") {
+		p.next()
+		p.expect(":")
+		if p.got("~") && !p.isIdent("exists") {
+			p.errorExpected("exists after ~")
+			return
+		}
+		if !p.isIdent("exists") && !p.isIdent("forall") {
+			p.errorExpected("exists, ~exists or forall")
+			return
+		}
+		p.next()
+		if !p.got(";") {
+			return
+		}
+	}
 }
 
 // parseLocations parses
@@ -187,7 +234,7 @@ func (p *parser) parseAtom() Prop {
 
 // parseLocRef parses
 //
-//	LocRef = Int ":" Name | "[" Name "]" | Name [ "[" Int "]" ] .
+//	LocRef = [ "P" ] Int ":" Name | "[" Name "]" | Name [ "[" Int "]" ] .
 func (p *parser) parseLocRef() *LocRef {
 	l := &LocRef{LocPos: p.pos, Proc: -1, Index: -1}
 	switch {
@@ -220,6 +267,17 @@ func (p *parser) parseLocRef() *LocRef {
 	case p.tok == tIdent:
 		l.Name, l.EndPos = p.lit, p.pos+Pos(len(p.lit))
 		p.next()
+		if n, ok := procName(l.Name); ok && p.is(":") {
+			// "P1:EAX", herd's other spelling of "1:EAX".
+			p.next()
+			if p.tok != tIdent {
+				p.errorExpected("register name")
+				return nil
+			}
+			l.Proc, l.Name, l.EndPos = n, p.lit, p.pos+Pos(len(p.lit))
+			p.next()
+			return l
+		}
 		if p.is("[") {
 			p.next()
 			v, ok := parseIntLit(p.lit)
@@ -291,4 +349,17 @@ func (p *parser) parseValue() *Value {
 		v.EndPos = p.pos
 	}
 	return v
+}
+
+// procName reports whether name is "P" followed by a thread number, as
+// herd's state lexer reads it, and returns the number.
+func procName(name string) (int, bool) {
+	if len(name) < 2 || name[0] != 'P' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[1:])
+	if err != nil || name[1] == '-' || name[1] == '+' || n > 1<<16 {
+		return 0, false
+	}
+	return n, true
 }

@@ -9,7 +9,9 @@ import (
 //
 //	Operand = "$" Int | Register | Memory | Int | Label .
 //	Memory  = (AT&T)  [ "%" Seg ":" ] [ Disp ] "(" [ Base | Sym ] [ "," Index [ "," Scale ] ] ")"
-//	        | (Intel) "[" Term { ( "+" | "-" ) Term } "]" .
+//	        | (AT&T)  [ Disp ] "[" ( Base | Sym ) "]"
+//	        | (Intel) ( "[" Terms "]" | "(" Terms ")" ) .
+//	Terms   = Term { ( "+" | "-" ) Term } .
 //
 // A bare integer is an immediate, as herd accepts in "shl 2,%eax"; a bare
 // name that is not a register is a branch target.
@@ -46,7 +48,8 @@ func (p *parser) parseOperand(c cell) *Operand {
 		return o
 	case att:
 		return p.attMem(o, bad)
-	case s[0] == '[':
+	case s[0] == '[' || s[0] == '(':
+		// herd's X86 grammar takes "(EAX)" as well as "[EAX]".
 		return p.intelMem(o, bad)
 	case identLen(s) == len(s):
 		if isReg(s) {
@@ -73,6 +76,11 @@ func (p *parser) attMem(o *Operand, bad func(string) *Operand) *Operand {
 			return bad("expected segment register")
 		}
 		o.Seg, s = seg, rest
+	}
+	if lb := strings.IndexByte(s, '['); lb >= 0 && strings.HasSuffix(s, "]") {
+		// herd's X86_64 grammar also takes "[x]", "[%rax]" and
+		// "8[%rax]" for "(x)", "(%rax)" and "8(%rax)".
+		s = s[:lb] + "(" + s[lb+1:len(s)-1] + ")"
 	}
 	lp := strings.IndexByte(s, '(')
 	if lp < 0 || !strings.HasSuffix(s, ")") {
@@ -124,8 +132,8 @@ func (p *parser) attMem(o *Operand, bad func(string) *Operand) *Operand {
 // intelMem parses an Intel memory operand [x], [EAX], [x+EAX*4+8].
 func (p *parser) intelMem(o *Operand, bad func(string) *Operand) *Operand {
 	s := o.Text
-	if !strings.HasSuffix(s, "]") {
-		return bad("expected ]")
+	if closing := map[byte]string{'[': "]", '(': ")"}[s[0]]; !strings.HasSuffix(s, closing) || len(s) < 2 {
+		return bad("expected " + closing)
 	}
 	o.Kind = OpdMem
 	inner := s[1 : len(s)-1]

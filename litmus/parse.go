@@ -241,7 +241,7 @@ func (p *parser) word(off int) int {
 
 // parseHeader parses
 //
-//	Header = Arch Name .
+//	Header = Arch Name [ "(" TexName ")" ] [ ";" ] .
 //
 // and returns the offset after it. Names are herd's: any run of
 // non-space bytes, e.g. "MP+pooncerelease+poacquireonce" or "2+2W".
@@ -275,8 +275,23 @@ func (p *parser) parseHeader() int {
 	}
 	p.test.Name, p.test.NamePos = string(p.src[off:end]), Pos(off+1)
 	off = p.skipBlank(end, true)
+	// herd's splitter accepts a TeX name in parentheses after the test
+	// name, as in "X86 amd3 (amdThree)", and a ';' ending the line; the
+	// old X86 tests have both. Neither means anything to a checker.
+	if p.test.Arch != ArchC && off < len(p.src) && p.src[off] == '(' && (off+1 >= len(p.src) || p.src[off+1] != '*') {
+		close := off + 1
+		for close < len(p.src) && (isLetter(p.src[close]) || isDigit(p.src[close]) || strings.IndexByte("_/.-", p.src[close]) >= 0) {
+			close++
+		}
+		if close < len(p.src) && p.src[close] == ')' && close > off+1 {
+			off = p.skipBlank(close+1, true)
+		}
+	}
 	if off < len(p.src) && p.src[off] == '"' {
 		return off // the doc string may share the header line
+	}
+	if p.test.Arch != ArchC && off < len(p.src) && p.src[off] == ';' {
+		off = p.skipBlank(off+1, true)
 	}
 	if off < len(p.src) && p.src[off] != '\n' {
 		p.errorAt(off, "unexpected "+p.describeAt(off)+" after test name")
@@ -312,6 +327,12 @@ func (p *parser) parsePrelude(off int) int {
 			}
 			p.test.Doc = string(p.src[off+1 : end])
 			off = end + 1
+			if p.test.Arch != ArchC {
+				// herd's splitter allows a ';' after the doc string.
+				if next := p.skipBlank(off, true); next < len(p.src) && p.src[next] == ';' {
+					off = next + 1
+				}
+			}
 			continue
 		}
 		eol := off
@@ -330,13 +351,14 @@ func (p *parser) parsePrelude(off int) int {
 	}
 }
 
-// isMetaKey reports whether s can be the key of a header line.
+// isMetaKey reports whether s can be the key of a header line: herd's
+// splitter takes a letter, then letters, digits, '_', '/', '.' and '-'.
 func isMetaKey(s string) bool {
 	if s == "" || !isLetter(s[0]) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !isLetter(s[i]) && !isDigit(s[i]) && s[i] != '-' && s[i] != '.' {
+		if !isLetter(s[i]) && !isDigit(s[i]) && strings.IndexByte("-._/", s[i]) < 0 {
 			return false
 		}
 	}

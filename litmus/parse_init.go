@@ -132,12 +132,23 @@ func (p *parser) initLocation(it *InitItem, lhs []initTok) bool {
 		it.Name = lhs[n-1].lit
 		typ = lhs[:n-1]
 		if isOp(n-2, ":") {
-			if n < 3 || lhs[n-3].kind != tInt {
-				return bad(lhs[n-2], "thread number before :")
-			}
-			v, err := strconv.Atoi(lhs[n-3].lit)
-			if err != nil || v > 1<<16 {
-				return bad(lhs[n-3], "thread number")
+			var v int
+			if n >= 3 && lhs[n-3].kind == tIdent {
+				// "P2:EAX = 0", herd's other spelling of "2:EAX".
+				pv, ok := procName(lhs[n-3].lit)
+				if !ok {
+					return bad(lhs[n-3], "thread number")
+				}
+				v = pv
+			} else {
+				if n < 3 || lhs[n-3].kind != tInt {
+					return bad(lhs[n-2], "thread number before :")
+				}
+				var err error
+				v, err = strconv.Atoi(lhs[n-3].lit)
+				if err != nil || v > 1<<16 {
+					return bad(lhs[n-3], "thread number")
+				}
 			}
 			it.Proc = v
 			it.ItemPos = lhs[n-3].pos

@@ -12,7 +12,7 @@ import (
 
 // finalKeywords start the final section; the code table ends before the
 // first row that starts with one.
-var finalKeywords = []string{"exists", "forall", "locations", "filter", "invariant"}
+var finalKeywords = []string{"exists", "forall", "final", "locations", "filter", "invariant"}
 
 // atFinal reports whether the text at off starts the final section.
 func (p *parser) atFinal(off int) bool {
@@ -40,13 +40,13 @@ type cell struct {
 
 // parseX86Procs parses the code table
 //
-//	Code = Row { Row } .
+//	Code = [ ";" ] Row { Row } .
 //	Row  = Cell { "|" Cell } ";" .
 //
 // whose first row names the processes ("P0 | P1 ;"). It starts at byte
 // offset off and returns the offset where the final section starts.
 func (p *parser) parseX86Procs(off int) int {
-	first := true
+	first, skippedSemi := true, false
 	// text is src with the comments inside rows blanked out, so that
 	// offsets stay those of src.
 	text := append([]byte(nil), p.src...)
@@ -56,7 +56,16 @@ func (p *parser) parseX86Procs(off int) int {
 			return off
 		}
 		end := off
-		for end < len(p.src) && p.src[end] != ';' && p.src[end] != '\n' {
+		for end < len(p.src) && p.src[end] != '\n' {
+			if p.src[end] == ';' {
+				if !lockBefore(p.src, off, end) {
+					break
+				}
+				// "LOCK; INC [x]": herd's grammar reads "LOCK semi_opt
+				// instr", so this ';' belongs to the instruction.
+				end++
+				continue
+			}
 			if p.src[end] == '(' && end+1 < len(p.src) && p.src[end+1] == '*' {
 				stop := p.sc.ocamlComment(end)
 				for i := end; i < stop; i++ {
@@ -68,6 +77,13 @@ func (p *parser) parseX86Procs(off int) int {
 				continue
 			}
 			end++
+		}
+		if first && !skippedSemi && end == off && end < len(p.src) && p.src[end] == ';' {
+			// herd's X86 grammar starts "semi_opt proc_list": the old
+			// tests close the init block with "};".
+			skippedSemi = true
+			off = end + 1
+			continue
 		}
 		if end >= len(p.src) || p.src[end] != ';' {
 			p.errorAt(end, "expected ; at the end of the code row, found "+p.describeAt(end))
@@ -149,7 +165,7 @@ func (p *parser) x86Row(cells []cell) {
 // parseInstrs parses one cell
 //
 //	Cell  = [ Label ":" ] [ Instr ] .
-//	Instr = [ "LOCK" ] Mnemonic [ Operand { "," Operand } ] .
+//	Instr = [ "LOCK" [ ";" ] ] Mnemonic [ Operand { "," Operand } ] .
 func (p *parser) parseInstrs(c cell) []*Instr {
 	var out []*Instr
 	text, off := c.text, c.off
@@ -175,6 +191,9 @@ func (p *parser) parseInstrs(c cell) []*Instr {
 	if strings.EqualFold(in.Op, "lock") {
 		in.Prefix = "LOCK"
 		trimmed := strings.TrimLeft(rest, " \t")
+		if strings.HasPrefix(trimmed, ";") {
+			trimmed = strings.TrimLeft(trimmed[1:], " \t")
+		}
 		off += n + len(rest) - len(trimmed)
 		text = trimmed
 		if n = identLen(text); n == 0 {
@@ -196,6 +215,24 @@ func (p *parser) parseInstrs(c cell) []*Instr {
 		}
 	}
 	return append(out, in)
+}
+
+// lockBefore reports whether the ';' at src[end] follows the word LOCK
+// alone in its cell (the row starts at off) and precedes an instruction
+// on the same line.
+func lockBefore(src []byte, off, end int) bool {
+	start := end
+	for start > off && src[start-1] != '|' {
+		start--
+	}
+	if !strings.EqualFold(strings.TrimSpace(string(src[start:end])), "lock") {
+		return false
+	}
+	next := end + 1
+	for next < len(src) && (src[next] == ' ' || src[next] == '\t') {
+		next++
+	}
+	return next < len(src) && isLetter(src[next])
 }
 
 // identLen returns the length of the identifier (letters, digits, '_',

@@ -13,6 +13,14 @@ import (
 // comparison's difference (or the AND of test), which is all that
 // je/jne/jl/... need.
 
+// The carry flag follows the Intel SDM (vol. 2, CMP, ADD, SUB, AND, NEG):
+// CMP and SUB set it to the unsigned borrow, ADD to the unsigned carry,
+// AND/OR/XOR/TEST clear it, NEG sets it for a non-zero operand, INC/DEC
+// and NOT keep it; shifts keep it too (a simplification: the SDM puts the
+// last bit shifted out there). herd's X86 semantics instead always write
+// CF=0 ("Carry was always zero!", X86Sem.ml), so after a CMP with a <u b
+// herd never moves in CMOVC and SETNB writes 1 where we do the opposite.
+
 // asmProc is the state of compiling one assembly column.
 type asmProc struct {
 	*compiler
@@ -30,6 +38,13 @@ type asmFixup struct {
 }
 
 const flagsReg = "%flags"
+
+// cfReg is the hidden carry flag, 0 or 1, read by CMOVC and SETNB.
+const cfReg = "%cf"
+
+// signBit flips unsigned order into signed order: a <u b is
+// (a ^ signBit) < (b ^ signBit).
+const signBit = -1 << 63
 
 var regAliases = func() map[string]string {
 	m := map[string]string{}
@@ -104,12 +119,16 @@ func (ap *asmProc) mnemonic(op string) string {
 	case "mfence", "lfence", "sfence", "nop", "endbr64", "ret", "retq", "pause", "jmp", "jmpq", "jl", "jg", "jne":
 		return m
 	}
-	if ap.att && len(m) > 2 {
+	if len(m) > 2 {
 		base := m[:len(m)-1]
 		switch m[len(m)-1] {
 		case 'b', 'w', 'l', 'q':
-			switch base {
-			case "mov", "xchg", "add", "sub", "and", "or", "xor", "inc", "dec", "cmp", "test", "xadd", "cmpxchg", "shl", "shr", "sal", "sar", "nop", "neg", "not", "lea":
+			switch {
+			case base == "mov":
+				// herd's X86 takes MOVB/MOVW/MOVL/MOVQ too (X86Parser.mly).
+				return base
+			case !ap.att:
+			case strings.Contains(" xchg uxch add sub and or xor inc dec cmp test xadd cmpxchg cmovc movnti shl shr sal sar nop neg not lea ", " "+base+" "):
 				return base
 			}
 		}
@@ -153,7 +172,9 @@ func (ap *asmProc) instr(src *litmus.Instr) {
 		return true
 	}
 	switch m {
-	case "nop", "nopl", "nopw", "endbr64", "pause", "lfence", "prefetch":
+	case "nop", "nopl", "nopw", "endbr64", "pause", "lfence", "prefetch", "clflush", "clflushopt":
+		// CLFLUSH makes an event that x86tso.cat does not order: no
+		// effect on memory order, as LFENCE under TSO.
 		base.op = opNop
 		ap.emit(base)
 	case "mfence":
@@ -182,6 +203,19 @@ func (ap *asmProc) instr(src *litmus.Instr) {
 		}
 		pc := ap.emit(base)
 		ap.fixups = append(ap.fixups, asmFixup{pc, label, src.Pos()})
+	case "cmovc":
+		ap.cmovc(args, base)
+	case "setnb":
+		ap.setnb(args, base)
+	case "movnti":
+		// A non-temporal store; herd's x86tso treats it as an ordinary
+		// store (X86_64Sem.ml), and so do we.
+		if !need(2) || args[0].Kind != litmus.OpdMem || args[1].Kind != litmus.OpdReg {
+			ap.errorf(src.Pos(), "movnti needs a memory destination and a register source")
+			return
+		}
+		base.op, base.addr, base.a = opStore, ap.addr(args[0]), ap.operand(args[1])
+		ap.emit(base)
 	case "mov", "movzx", "movsx", "movabs":
 		if !need(2) {
 			return
@@ -202,7 +236,8 @@ func (ap *asmProc) instr(src *litmus.Instr) {
 		default:
 			ap.errorf(dst.Pos(), "cannot move into %s", dst.Text)
 		}
-	case "xchg":
+	case "xchg", "uxch":
+		// herd's UXCH (unlocked exchange) has XCHG's atomic semantics.
 		if !need(2) {
 			return
 		}
@@ -253,7 +288,7 @@ func (ap *asmProc) instr(src *litmus.Instr) {
 			return
 		}
 		if !locked {
-			ap.errorf(src.Pos(), "cmpxchg without LOCK is not supported")
+			ap.cmpxchgUnlocked(args[0], args[1], base)
 			return
 		}
 		// A failing CMPXCHG is still a locked instruction: it drains the
@@ -265,6 +300,7 @@ func (ap *asmProc) instr(src *litmus.Instr) {
 		ap.emit(base)
 		f := ap.reg(ap.th, flagsReg)
 		ap.emit(instr{op: opAssign, dst: f, a: &expr{kind: exBinary, op: "-", x: regExpr(rax), y: regExpr(t)}, pos: base.pos, text: base.text})
+		ap.setCarry(unsignedLess(regExpr(rax), regExpr(t)), base)
 		ap.emit(instr{op: opAssign, dst: rax, a: regExpr(t), pos: base.pos, text: base.text})
 	case "cmp", "test":
 		if !need(2) {
@@ -278,6 +314,11 @@ func (ap *asmProc) instr(src *litmus.Instr) {
 		}
 		base.op, base.dst, base.a = opAssign, ap.reg(ap.th, flagsReg), &expr{kind: exBinary, op: op, x: x, y: y}
 		ap.emit(base)
+		if m == "test" {
+			ap.setCarry(constExpr(0), base)
+		} else {
+			ap.setCarry(unsignedLess(x, y), base)
+		}
 	default:
 		ap.errorf(src.Pos(), "unsupported instruction %s", src.Op)
 	}
@@ -299,15 +340,23 @@ func (ap *asmProc) arith(m string, args []*litmus.Operand, locked bool, base ins
 	case "neg", "not":
 	default:
 		if args[1].Kind == litmus.OpdMem {
-			ap.errorf(args[1].Pos(), "memory source operands are not supported for %s", m)
-			return
+			if dst.Kind == litmus.OpdMem {
+				ap.errorf(args[1].Pos(), "%s cannot take two memory operands", m)
+				return
+			}
+			// ADD EAX,[x]: herd's grammar takes any operand as source.
+			y = ap.operandLoad(args[1], base)
+		} else {
+			y = ap.operand(args[1])
 		}
-		y = ap.operand(args[1])
 	}
 	f := ap.reg(ap.th, flagsReg)
 	switch dst.Kind {
 	case litmus.OpdReg:
 		r := ap.reg(ap.th, dst.Reg)
+		if c := carryOf(m, regExpr(r), y); c != nil {
+			ap.setCarry(c, base) // from the old value, so before the update
+		}
 		var e *expr
 		switch m {
 		case "neg":
@@ -334,6 +383,14 @@ func (ap *asmProc) arith(m string, args []*litmus.Operand, locked bool, base ins
 			base.op, base.rmw, base.ret, base.dst, base.addr, base.a = opRMW, rop, retNew, t, addr, y
 			ap.emit(base)
 			ap.emit(instr{op: opAssign, dst: f, a: regExpr(t), pos: base.pos, text: base.text})
+			switch m {
+			case "add":
+				ap.setCarry(unsignedLess(regExpr(t), y), base)
+			case "sub": // the old value is t + y
+				ap.setCarry(unsignedLess(&expr{kind: exBinary, op: "+", x: regExpr(t), y: y}, y), base)
+			case "and", "or", "xor":
+				ap.setCarry(constExpr(0), base)
+			}
 			return
 		}
 		// Without LOCK: a load, then a store; another thread may write in
@@ -349,7 +406,15 @@ func (ap *asmProc) arith(m string, args []*litmus.Operand, locked bool, base ins
 		default:
 			e = &expr{kind: exBinary, op: op, x: regExpr(t), y: y}
 		}
-		ap.emit(instr{op: opStore, dst: -1, addr: addr, a: e, pos: base.pos, text: base.text + " (store)"})
+		if c := carryOf(m, regExpr(t), y); c != nil {
+			ap.setCarry(c, base)
+		}
+		n := ap.temp()
+		ap.emit(instr{op: opAssign, dst: n, a: e, pos: base.pos, text: base.text})
+		ap.emit(instr{op: opStore, dst: -1, addr: addr, a: regExpr(n), pos: base.pos, text: base.text + " (store)"})
+		if m != "not" {
+			ap.emit(instr{op: opAssign, dst: f, a: regExpr(n), pos: base.pos, text: base.text})
+		}
 	default:
 		ap.errorf(dst.Pos(), "cannot write to %s", dst.Text)
 	}
@@ -412,4 +477,85 @@ func (ap *asmProc) addr(o *litmus.Operand) *expr {
 		ap.errorf(o.Pos(), "memory operand %s names no location", o.Text)
 	}
 	return e
+}
+
+// unsignedLess is the expression x <u y, 1 or 0.
+func unsignedLess(x, y *expr) *expr {
+	flip := func(e *expr) *expr { return &expr{kind: exBinary, op: "^", x: e, y: constExpr(signBit)} }
+	return &expr{kind: exBinary, op: "<", x: flip(x), y: flip(y)}
+}
+
+// setCarry emits cf = e.
+func (ap *asmProc) setCarry(e *expr, base instr) {
+	ap.emit(instr{op: opAssign, dst: ap.reg(ap.th, cfReg), a: e, pos: base.pos, text: base.text})
+}
+
+// carryOf returns the carry flag that m sets when it computes old op y,
+// or nil when m keeps the flag.
+func carryOf(m string, old, y *expr) *expr {
+	switch m {
+	case "add":
+		return unsignedLess(&expr{kind: exBinary, op: "+", x: old, y: y}, y)
+	case "sub":
+		return unsignedLess(old, y)
+	case "and", "or", "xor":
+		return constExpr(0)
+	case "neg":
+		return &expr{kind: exBinary, op: "!=", x: old, y: constExpr(0)}
+	}
+	return nil
+}
+
+// cmovc compiles CMOVC dst, src: dst = src when the carry flag is set.
+// The memory source is read either way; that read changes no other
+// thread's view, so only the register's value depends on the flag.
+func (ap *asmProc) cmovc(args []*litmus.Operand, base instr) {
+	if len(args) != 2 || args[0].Kind != litmus.OpdReg {
+		ap.errorf(base.pos, "cmovc needs a register destination and a source")
+		return
+	}
+	r := ap.reg(ap.th, args[0].Reg)
+	src := ap.operandLoad(args[1], base)
+	cf := regExpr(ap.reg(ap.th, cfReg))
+	base.op, base.dst, base.a = opAssign, r, &expr{kind: exCond, x: cf, y: src, z: regExpr(r)}
+	ap.emit(base)
+}
+
+// setnb compiles SETNB dst: dst = 1 when the carry flag is clear, else 0.
+func (ap *asmProc) setnb(args []*litmus.Operand, base instr) {
+	if len(args) != 1 {
+		ap.errorf(base.pos, "setnb takes 1 operand, found %d", len(args))
+		return
+	}
+	v := &expr{kind: exBinary, op: "==", x: regExpr(ap.reg(ap.th, cfReg)), y: constExpr(0)}
+	switch d := args[0]; d.Kind {
+	case litmus.OpdReg:
+		base.op, base.dst, base.a = opAssign, ap.reg(ap.th, d.Reg), v
+	case litmus.OpdMem:
+		base.op, base.addr, base.a = opStore, ap.addr(d), v
+	default:
+		ap.errorf(d.Pos(), "cannot write to %s", d.Text)
+		return
+	}
+	ap.emit(base)
+}
+
+// cmpxchgUnlocked compiles CMPXCHG without LOCK as herd's X86_64 does: a
+// plain load of the destination, then a plain store of the source when it
+// equals rax, else rax takes the value read. Another thread may write in
+// between: without LOCK the instruction is not atomic (Intel SDM vol. 2,
+// CMPXCHG).
+func (ap *asmProc) cmpxchgUnlocked(mem, src *litmus.Operand, base instr) {
+	rax := ap.reg(ap.th, "rax")
+	t := ap.temp()
+	addr := ap.addr(mem)
+	ap.emit(instr{op: opLoad, dst: t, addr: addr, pos: base.pos, text: base.text + " (load)"})
+	ap.emit(instr{op: opAssign, dst: ap.reg(ap.th, flagsReg), a: &expr{kind: exBinary, op: "-", x: regExpr(rax), y: regExpr(t)}, pos: base.pos, text: base.text})
+	ap.setCarry(unsignedLess(regExpr(rax), regExpr(t)), base)
+	br := ap.emit(instr{op: opBranch, dst: -1, a: &expr{kind: exBinary, op: "!=", x: regExpr(rax), y: regExpr(t)}, pos: base.pos, text: base.text})
+	ap.emit(instr{op: opStore, dst: -1, addr: addr, a: regExpr(ap.reg(ap.th, src.Reg)), pos: base.pos, text: base.text + " (store)"})
+	jmp := ap.emit(instr{op: opJump, dst: -1, pos: base.pos, text: base.text})
+	ap.th.code[br].target = len(ap.th.code)
+	ap.emit(instr{op: opAssign, dst: rax, a: regExpr(t), pos: base.pos, text: base.text})
+	ap.th.code[jmp].target = len(ap.th.code)
 }
