@@ -21,30 +21,13 @@ func (m *machine) dropped(s *mstate) bool {
 // droppedReport describes the first few dropped dead ends, with a trace
 // to each that ends in a StepBlock step per offending thread.
 func (m *machine) droppedReport(sr *search, ids []int) []Stuck {
-	var out []Stuck
-	for _, id := range ids {
-		if len(out) == maxStuck {
-			break
+	return m.blockReports(sr, ids, func(s *mstate, t int, in *instr, line int) (string, string, bool) {
+		if !m.badAccess(s, t, in) {
+			return "", "", false
 		}
-		s := sr.state(id)
-		st := Stuck{Trace: m.trace(sr.path(id))}
-		st.Trace.Shortest = !sr.reduced
-		var reasons []string
-		for t := range s.th {
-			code := m.p.threads[t].code
-			if s.th[t].pc >= len(code) || !m.badAccess(s, t, &code[s.th[t].pc]) {
-				continue
-			}
-			th := m.p.threads[t]
-			in := &code[s.th[t].pc]
-			a, _ := eval(in.addr, s.th[t].regs)
-			pos := m.p.test.File.Position(in.pos)
-			st.Threads = append(st.Threads, th.id)
-			reasons = append(reasons, fmt.Sprintf("P%d accesses %s, which is not the address of a shared location, at line %d: %s", th.id, m.p.format(a), pos.Line, in.text))
-			st.Trace.Steps = append(st.Trace.Steps, Step{Kind: StepBlock, Thread: th.id, Pos: pos, Text: in.text, Note: fmt.Sprintf("access to %s: execution dropped", m.p.format(a))})
-		}
-		st.Reason = joinReasons(reasons)
-		out = append(out, st)
-	}
-	return out
+		a, _ := eval(in.addr, s.th[t].regs)
+		id := m.p.threads[t].id
+		return fmt.Sprintf("P%d accesses %s, which is not the address of a shared location, at line %d: %s", id, m.p.format(a), line, in.text),
+			fmt.Sprintf("access to %s: execution dropped", m.p.format(a)), true
+	})
 }

@@ -74,29 +74,12 @@ func (m *machine) trace(path []action) Trace {
 // loops, the first states (in breadth-first order) from which no final
 // state is reachable.
 func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
-	var out []Stuck
-	for _, id := range deadlocks {
-		if len(out) == maxStuck {
-			break
+	out := m.blockReports(sr, deadlocks, func(s *mstate, t int, in *instr, line int) (string, string, bool) {
+		if m.done(s, t) {
+			return "", "", false
 		}
-		s := sr.state(id)
-		st := Stuck{Trace: m.trace(sr.path(id))}
-		st.Trace.Shortest = !sr.reduced
-		var reasons []string
-		for t := range s.th {
-			if m.done(s, t) {
-				continue
-			}
-			th := m.p.threads[t]
-			in := &th.code[s.th[t].pc]
-			st.Threads = append(st.Threads, th.id)
-			pos := m.p.test.File.Position(in.pos)
-			reasons = append(reasons, fmt.Sprintf("P%d waits forever at line %d: %s", th.id, pos.Line, in.text))
-			st.Trace.Steps = append(st.Trace.Steps, Step{Kind: StepBlock, Thread: th.id, Pos: pos, Text: in.text, Note: "waits forever"})
-		}
-		st.Reason = joinReasons(reasons)
-		out = append(out, st)
-	}
+		return fmt.Sprintf("P%d waits forever at line %d: %s", m.p.threads[t].id, line, in.text), "waits forever", true
+	})
 	if len(out) > 0 || sr.edgeFrom == nil || sr.unknown != "" {
 		return out
 	}
@@ -169,6 +152,42 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 	return out
 }
 
+// blockReports builds a Stuck for each of the first maxStuck states of
+// ids: the trace to it, then a StepBlock step for each thread that blocked
+// says is blocked there, with its reason and note. Stuck and dropped
+// states are both reported this way.
+func (m *machine) blockReports(sr *search, ids []int, blocked func(s *mstate, t int, in *instr, line int) (reason, note string, ok bool)) []Stuck {
+	var out []Stuck
+	for _, id := range ids {
+		if len(out) == maxStuck {
+			break
+		}
+		s := sr.state(id)
+		st := Stuck{Trace: m.trace(sr.path(id))}
+		st.Trace.Shortest = !sr.reduced
+		var reasons []string
+		for t := range s.th {
+			th := m.p.threads[t]
+			if s.th[t].pc >= len(th.code) {
+				continue
+			}
+			in := &th.code[s.th[t].pc]
+			pos := m.p.test.File.Position(in.pos)
+			reason, note, ok := blocked(s, t, in, pos.Line)
+			if !ok {
+				continue
+			}
+			st.Threads = append(st.Threads, th.id)
+			reasons = append(reasons, reason)
+			st.Trace.Steps = append(st.Trace.Steps, Step{Kind: StepBlock, Thread: th.id, Pos: pos, Text: in.text, Note: note})
+		}
+		st.Reason = joinReasons(reasons)
+		out = append(out, st)
+	}
+	return out
+}
+
+// joinReasons sorts the reasons and joins them.
 func joinReasons(r []string) string {
 	sort.Strings(r)
 	s := ""
