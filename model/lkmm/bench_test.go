@@ -3,7 +3,6 @@ package lkmm
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,23 +80,11 @@ func TestGenerated(t *testing.T) {
 // BenchmarkCorpus checks every C test of the shared LKMM corpus once per
 // iteration, in one process.
 func BenchmarkCorpus(b *testing.B) {
-	files := corpusTests(b)
-	var tests []*litmus.Test
-	for _, rel := range files {
-		t, err := litmus.ParseFile(filepath.Join(corpusRoot, "lkmm", rel))
-		if err != nil {
-			b.Fatal(err)
-		}
-		tests = append(tests, t)
+	var paths []string
+	for _, rel := range corpusTests(b) {
+		paths = append(paths, filepath.Join(corpusRoot, "lkmm", rel))
 	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, t := range tests {
-			if _, err := Check(context.Background(), t, Options{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	benchTests(b, paths)
 }
 
 // BenchmarkKernelTests checks the 35 tests of the kernel's
@@ -108,13 +95,14 @@ func BenchmarkKernelTests(b *testing.B) {
 	if len(files) == 0 {
 		b.Skip("corpus not found")
 	}
+	benchTests(b, files)
+}
+
+// benchTests parses the files, then checks them all once per iteration.
+func benchTests(b *testing.B, paths []string) {
 	var tests []*litmus.Test
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		t, err := litmus.Parse(f, src)
+	for _, f := range paths {
+		t, err := litmus.ParseFile(f)
 		if err != nil {
 			b.Fatal(err)
 		}
