@@ -1,0 +1,227 @@
+package axiom
+
+import (
+	"encoding/binary"
+	"sort"
+	"strconv"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// Final is the final state of one execution: the value of each location
+// (its co-last write) and each thread's registers.
+type Final struct {
+	Mem  []Val
+	Regs []map[string]Val // by thread index
+}
+
+// ObsLoc is a location of the final section: a register or a shared
+// location.
+type ObsLoc struct {
+	Th   int // thread index for a register, -1 for shared
+	Proc int
+	Name string
+	Loc  int // shared location index
+}
+
+func (o ObsLoc) Key() string {
+	if o.Th >= 0 {
+		return strconv.Itoa(o.Proc) + ":" + o.Name
+	}
+	return "[" + o.Name + "]"
+}
+
+// CondEval evaluates the filter and the condition on final states and
+// projects final states onto the observed locations.
+type CondEval struct {
+	p        *Program
+	Prop     litmus.Prop
+	Filter   litmus.Prop
+	Quant    litmus.Quant
+	Observed []ObsLoc
+	thIndex  map[int]int
+}
+
+func NewCondEval(p *Program) (*CondEval, error) {
+	c := &CondEval{p: p, Filter: p.Test.Filter, thIndex: map[int]int{}}
+	for i, th := range p.Threads {
+		c.thIndex[th.ID()] = i
+	}
+	if p.Test.Cond != nil {
+		c.Prop, c.Quant = p.Test.Cond.Prop, p.Test.Cond.Quant
+	} else {
+		// herd reads a missing condition as "forall true"
+		// (ConstrGen.constr_true).
+		c.Quant = litmus.Forall
+	}
+	seen := map[string]bool{}
+	var err error
+	add := func(l *litmus.LocRef) {
+		o, e := c.resolve(l)
+		if e != nil {
+			if err == nil {
+				err = e
+			}
+			return
+		}
+		if !seen[o.Key()] {
+			seen[o.Key()] = true
+			c.Observed = append(c.Observed, o)
+		}
+	}
+	for _, l := range p.Test.Locations {
+		add(l)
+	}
+	if c.Prop != nil {
+		EachAtom(c.Prop, func(a *litmus.AtomProp) {
+			add(a.Loc)
+			if a.Val.Loc != nil {
+				add(a.Val.Loc)
+			}
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	// herd's order: registers (by thread, then name), then shared
+	// locations by name.
+	sort.SliceStable(c.Observed, func(i, j int) bool {
+		a, b := c.Observed[i], c.Observed[j]
+		if (a.Th >= 0) != (b.Th >= 0) {
+			return a.Th >= 0
+		}
+		if a.Th >= 0 && a.Proc != b.Proc {
+			return a.Proc < b.Proc
+		}
+		return a.Name < b.Name
+	})
+	return c, nil
+}
+
+func (c *CondEval) resolve(l *litmus.LocRef) (ObsLoc, error) {
+	if l.Index >= 0 {
+		return ObsLoc{}, c.p.Errorf(l.Pos(), "array elements are not supported by the LKMM engine")
+	}
+	if l.Proc >= 0 {
+		th, ok := c.thIndex[l.Proc]
+		if !ok {
+			return ObsLoc{}, c.p.Errorf(l.Pos(), "no thread P%d", l.Proc)
+		}
+		return ObsLoc{Th: th, Proc: l.Proc, Name: l.Name}, nil
+	}
+	i, ok := c.p.Index[l.Name]
+	if !ok {
+		return ObsLoc{}, c.p.Errorf(l.Pos(), "unknown location %s", l.Name)
+	}
+	return ObsLoc{Th: -1, Proc: -1, Name: l.Name, Loc: i}, nil
+}
+
+func (c *CondEval) Value(o ObsLoc, f Final) Val {
+	if o.Th >= 0 {
+		return f.Regs[o.Th][o.Name] // a register never written reads 0
+	}
+	return f.Mem[o.Loc]
+}
+
+func (c *CondEval) Holds(pr litmus.Prop, f Final) bool {
+	switch pr := pr.(type) {
+	case *litmus.AtomProp:
+		o, err := c.resolve(pr.Loc)
+		if err != nil {
+			return false
+		}
+		v := c.Value(o, f)
+		var want Val
+		switch {
+		case pr.Val.Loc != nil:
+			if o2, err := c.resolve(pr.Val.Loc); err == nil {
+				want = c.Value(o2, f)
+			}
+		case pr.Val.IsInt:
+			want = Int(pr.Val.Int)
+		default:
+			// herd reads a name as a symbolic constant, the address of
+			// that name, distinct from every integer and every other
+			// address. newProgram makes every name of the condition
+			// and filter a location; a name that is none equals nothing.
+			i, ok := c.p.Index[pr.Val.Sym]
+			if !ok {
+				return pr.Op == "!="
+			}
+			want = Addr(i)
+		}
+		if pr.Op == "!=" {
+			return v != want
+		}
+		return v == want
+	case *litmus.NotProp:
+		return !c.Holds(pr.X, f)
+	case *litmus.ParenProp:
+		return c.Holds(pr.X, f)
+	case *litmus.BoolProp:
+		return pr.Value
+	case *litmus.BinProp:
+		switch pr.Op {
+		case `/\`:
+			return c.Holds(pr.X, f) && c.Holds(pr.Y, f)
+		case `\/`:
+			return c.Holds(pr.X, f) || c.Holds(pr.Y, f)
+		case "=>":
+			return !c.Holds(pr.X, f) || c.Holds(pr.Y, f)
+		}
+	}
+	return false
+}
+
+// ok is herd's Ok/No: exists wants a positive execution, ~exists none,
+// forall no negative one.
+func (c *CondEval) Ok(pos, neg int) bool {
+	switch c.Quant {
+	case litmus.NotExists:
+		return pos == 0
+	case litmus.Forall:
+		return neg == 0
+	}
+	return pos > 0
+}
+
+// observe projects a final state onto the observed locations.
+func (c *CondEval) Observe(f Final) State {
+	st := make(State, len(c.Observed))
+	for i, o := range c.Observed {
+		st[i] = Binding{Loc: o.Key(), Val: c.Value(o, f).Format(c.p.Names)}
+	}
+	return st
+}
+
+// key appends a compact encoding of the observed values of f to buf.
+func (c *CondEval) Key(f Final, buf []byte) []byte {
+	for _, o := range c.Observed {
+		v := c.Value(o, f)
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(v.Sym))
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(v.N))
+	}
+	return buf
+}
+
+// stateLess orders states as herd does: location by location, integers
+// numerically before addresses, addresses by name.
+func (c *CondEval) StateLess(a, b State) bool {
+	for i := range a {
+		if a[i].Val == b[i].Val {
+			continue
+		}
+		ai, aerr := strconv.ParseInt(a[i].Val, 10, 64)
+		bi, berr := strconv.ParseInt(b[i].Val, 10, 64)
+		switch {
+		case aerr == nil && berr == nil:
+			return ai < bi
+		case aerr == nil:
+			return true
+		case berr == nil:
+			return false
+		}
+		return a[i].Val < b[i].Val
+	}
+	return false
+}

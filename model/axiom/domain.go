@@ -1,0 +1,91 @@
+package axiom
+
+import (
+	"fmt"
+	"sort"
+)
+
+// MaxDomain bounds the number of values of one location.
+const MaxDomain = 256
+
+// Domains computes, for each location, the values it may hold: its
+// initial value and every value some path of some thread writes to it,
+// given reads that return values of the same sets. The writes of paths
+// that die or are cut count too, up to where the path stops. The
+// iteration stops at a fixed point, or, when capped, after as many rounds
+// as an execution has writes: a value needs a chain of distinct writes to
+// be computed (each reads the previous one), so values found later belong
+// to no execution. Values in a domain that no execution produces are
+// harmless: a read taking one finds no write to read from. converged
+// reports whether the domains are a fixed point.
+func (p *Program) Domains(capped bool) (dom [][]Val, converged bool, err error) {
+	dom = make([][]Val, len(p.Names))
+	for i, v := range p.Init {
+		dom[i] = []Val{v}
+	}
+	for round := 0; ; round++ {
+		changed := false
+		next := make([]map[Val]bool, len(dom))
+		for i, d := range dom {
+			next[i] = map[Val]bool{}
+			for _, v := range d {
+				next[i][v] = true
+			}
+		}
+		maxWrites := 0
+		for _, th := range p.Threads {
+			trs, _, err := th.Walk(dom, true)
+			if err != nil {
+				return nil, false, err
+			}
+			most := 0
+			for _, tr := range trs {
+				nw := 0
+				for _, e := range tr.Events {
+					if e.Kind == KindW {
+						nw++
+						if !next[e.Loc][e.Val] {
+							next[e.Loc][e.Val] = true
+							changed = true
+						}
+					}
+				}
+				most = max(most, nw)
+			}
+			maxWrites += most
+		}
+		if !changed {
+			return dom, true, nil
+		}
+		if capped && round >= maxWrites {
+			return dom, false, nil
+		}
+		for i, m := range next {
+			d := make([]Val, 0, len(m))
+			for v := range m {
+				d = append(d, v)
+			}
+			sort.Slice(d, func(a, b int) bool { return d[a].Less(d[b]) })
+			if len(d) > MaxDomain {
+				return nil, false, &LimitError{fmt.Sprintf("location %s may hold more than %d values", p.Names[i], MaxDomain)}
+			}
+			dom[i] = d
+		}
+	}
+}
+
+// Paths returns every path of every thread over the domains dom, and
+// whether the loop bound cut some path.
+func (p *Program) Paths(dom [][]Val) ([][]Trace, bool, error) {
+	all := make([][]Trace, len(p.Threads))
+	cut := false
+	for i, th := range p.Threads {
+		trs, c, err := th.Walk(dom, false)
+		if err != nil {
+			return nil, false, err
+		}
+		cut = cut || c
+		all[i] = trs
+	}
+	return all, cut, nil
+}

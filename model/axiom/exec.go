@@ -1,0 +1,132 @@
+package axiom
+
+// Execution is one combination of paths, one per thread, with the initial
+// writes: its events and the relations fixed by the paths (program order,
+// dependencies, rmw pairs, locations). The candidates of an execution add
+// rf and co; models compute everything else from these.
+type Execution struct {
+	P  *Program
+	N  int      // number of events
+	Ev []*Event // initial writes first (event i writes location i), then each path in thread order
+	// Thread is the thread index of each event, -1 for initial writes.
+	Thread []int
+	// Regs are the final registers of each thread's path.
+	Regs []map[string]Val
+	// RMWOf is, for the write of an rmw pair, its read; -1 otherwise.
+	RMWOf []int
+
+	PO, Int, Ext, Loc Rel
+	RMW, Amo          Rel // rmw pairs; those within one instruction
+	Addr, Data, Ctrl  Rel
+	SameInstr         Rel // events of one instruction of one thread
+
+	IW, R, W, M, F, B Set
+	Tag               []Set // the events carrying each tag of P.Vocab
+
+	Al   *Arena
+	mark ArenaMark // the arena past the base relations
+}
+
+// NewExecution builds the events and base relations of one combination
+// of paths (one per thread, in p.Threads order) in al. Dependencies
+// recorded as path-local read indices become relations between execution
+// event numbers. When reuse is not nil its slices are recycled.
+func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Execution {
+	nLoc := len(p.Names)
+	n := nLoc
+	for _, t := range paths {
+		n += len(t.Events)
+	}
+	iw := p.initWrites()
+	x := reuse
+	if x == nil {
+		x = &Execution{}
+	}
+	*x = Execution{P: p, N: n, Ev: x.Ev[:0], Thread: x.Thread[:0], Regs: x.Regs[:0], RMWOf: x.RMWOf[:0], Tag: x.Tag[:0], Al: al}
+	for i := 0; i < nLoc; i++ {
+		x.Ev = append(x.Ev, &iw[i])
+		x.Thread = append(x.Thread, -1)
+		x.RMWOf = append(x.RMWOf, -1)
+	}
+	x.PO, x.Int, x.Loc, x.SameInstr = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
+	x.RMW, x.Amo, x.Addr, x.Data, x.Ctrl = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
+	for ti, t := range paths {
+		x.Regs = append(x.Regs, t.Regs)
+		base := len(x.Ev)
+		for j := range t.Events {
+			e := &t.Events[j]
+			g := base + j
+			x.Ev = append(x.Ev, e)
+			x.Thread = append(x.Thread, ti)
+			for k := base; k < g; k++ {
+				x.PO.Add(k, g)
+			}
+			for k := base; k < base+len(t.Events); k++ {
+				x.Int.Add(k, g)
+				if e.Instr >= 0 && t.Events[k-base].Instr == e.Instr {
+					x.SameInstr.Add(k, g)
+				}
+			}
+			if e.RMW >= 0 {
+				x.RMW.Add(base+e.RMW, g)
+				if t.Events[e.RMW].Instr == e.Instr {
+					x.Amo.Add(base+e.RMW, g)
+				}
+				x.RMWOf = append(x.RMWOf, base+e.RMW)
+			} else {
+				x.RMWOf = append(x.RMWOf, -1)
+			}
+			for _, d := range e.Addr {
+				x.Addr.Add(base+d, g)
+			}
+			for _, d := range e.Data {
+				x.Data.Add(base+d, g)
+			}
+			for _, d := range e.Ctrl {
+				x.Ctrl.Add(base+d, g)
+			}
+		}
+	}
+	for i := 0; i < nLoc; i++ {
+		x.Int.Add(i, i)
+	}
+	x.IW, x.R, x.W, x.F, x.B = al.Set(n), al.Set(n), al.Set(n), al.Set(n), al.Set(n)
+	for range p.Vocab {
+		x.Tag = append(x.Tag, al.Set(n))
+	}
+	for i, e := range x.Ev {
+		switch e.Kind {
+		case KindR:
+			x.R.Add(i)
+		case KindW:
+			x.W.Add(i)
+		case KindF:
+			x.F.Add(i)
+		case KindB:
+			x.B.Add(i)
+		}
+		if e.Thread < 0 {
+			x.IW.Add(i)
+		}
+		e.Tags.Each(func(t int) { x.Tag[t].Add(i) })
+		if e.Loc >= 0 {
+			for j, f := range x.Ev[:i+1] {
+				if f.Loc == e.Loc {
+					x.Loc.Add(i, j)
+					x.Loc.Add(j, i)
+				}
+			}
+		}
+	}
+	x.M = x.R.Union(x.W)
+	x.Ext = x.Int.Compl()
+	x.mark = al.Mark()
+	return x
+}
+
+// Mark returns the arena mark past the execution's base relations: what
+// a candidate allocates after it can be freed by x.Al.Reset(x.Mark()).
+func (x *Execution) Mark() ArenaMark { return x.mark }
+
+// All returns the set of all events.
+func (x *Execution) All() Set { return NewSet(x.N).Compl(x.N) }

@@ -1,0 +1,79 @@
+package axiom
+
+import (
+	"fmt"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// Program is a litmus test made ready for an axiomatic model by a
+// semantics: its shared locations with their initial values, its threads,
+// and the vocabulary of tags its events may carry.
+type Program struct {
+	Test  *litmus.Test
+	Names []string       // location names, sorted
+	Index map[string]int // location name -> index
+	Init  []Val          // initial value of each location
+	// Threads are the test's threads, sorted by ID.
+	Threads []Thread
+	// Vocab names the tags: bit i of an event's Tags is the set Vocab[i].
+	// A semantics lists every tag of its dialect, so that a model may
+	// name a set no event of this test is in (it is empty).
+	Vocab []string
+
+	iw []Event // the initial write of each location, built once
+}
+
+// Thread is one thread of a program, as its semantics runs it.
+type Thread interface {
+	// ID is the N of PN.
+	ID() int
+	// Walk returns the paths of the thread when each read of location l
+	// takes one of the values dom[l]: every sequence of choices, with the
+	// events each path makes. With partial set it returns instead, for
+	// the value domains, every path including those that die (a read no
+	// value of dom can feed, a fault) or are cut by the loop bound, each
+	// with the events made up to where it stops. cut reports whether the
+	// loop bound cut some path.
+	Walk(dom [][]Val, partial bool) (paths []Trace, cut bool, err error)
+}
+
+// TagIndex returns the index of tag name in p.Vocab, or -1.
+func (p *Program) TagIndex(name string) int {
+	for i, v := range p.Vocab {
+		if v == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Position decodes a position of p's test.
+func (p *Program) Position(pos litmus.Pos) litmus.Position {
+	if p.Test == nil || p.Test.File == nil {
+		return litmus.Position{}
+	}
+	return p.Test.File.Position(pos)
+}
+
+// Errorf returns an error positioned at pos in p's test.
+func (p *Program) Errorf(pos litmus.Pos, format string, args ...any) error {
+	return &litmus.Error{Pos: p.Position(pos), Msg: fmt.Sprintf(format, args...)}
+}
+
+// initWrites returns the initial write of each location.
+func (p *Program) initWrites() []Event {
+	if p.iw == nil {
+		p.iw = make([]Event, len(p.Names))
+		for i := range p.iw {
+			p.iw[i] = Event{Thread: -1, Kind: KindW, Loc: i, Val: p.Init[i], RMW: -1, Instr: -1, Text: "init"}
+		}
+	}
+	return p.iw
+}
+
+// LimitError marks an error that makes a verdict Unknown rather than the
+// input wrong: a value domain or a path count past its bound.
+type LimitError struct{ Msg string }
+
+func (e *LimitError) Error() string { return e.Msg }

@@ -1,0 +1,147 @@
+package axiom
+
+// This file enumerates rf, and holds the coherence facts that let the
+// enumeration drop choices early. A model that requires SC per location
+// (herd's uniproc: acyclic po-loc | rf | co | fr, which the LKMM and the
+// architecture models all check) rejects an rf in which a read takes its
+// value from a write po-after it, and rejects every co that orders two
+// writes against what the reads of their location saw; the enumeration
+// uses these facts only when the caller says the model checks uniproc.
+
+// RFSources returns the writes read r of x may read from: the writes of
+// its location that wrote the value it read. With uniproc, writes po-after
+// r in its own thread are left out (a coherence cycle po-loc ; rf).
+func (x *Execution) RFSources(r int, uniproc bool) []int {
+	e := x.Ev[r]
+	var c []int
+	for w, f := range x.Ev {
+		if f.Kind != KindW || f.Loc != e.Loc || f.Val != e.Val {
+			continue
+		}
+		if uniproc && x.Thread[w] == x.Thread[r] && x.Thread[r] >= 0 && w > r {
+			continue
+		}
+		c = append(c, w)
+	}
+	return c
+}
+
+// RFEnum enumerates the rf of an execution location by location: every
+// read of Reads takes one of its Sources. After the reads of a location
+// are assigned, Check (when not nil) may reject the choice so far.
+type RFEnum struct {
+	X       *Execution
+	Reads   [][]int   // the reads of each location that take an rf source
+	Sources [][][]int // their candidate sources
+	// Check is called when the reads of location l have their sources
+	// (Src holds them); returning false drops the choice.
+	Check func(l int) bool
+	// Src is the source of each read chosen so far, -1 if none.
+	Src []int
+	RF  Rel
+}
+
+// NewRFEnum prepares the enumeration of x's rf over the reads for which
+// take reports true (all reads when take is nil). It returns nil when
+// some read has no possible source: x has no candidate.
+func NewRFEnum(x *Execution, uniproc bool, take func(r int) bool) *RFEnum {
+	en := &RFEnum{X: x, Reads: make([][]int, len(x.P.Names)), Sources: make([][][]int, len(x.P.Names)), Src: make([]int, x.N)}
+	for i := range en.Src {
+		en.Src[i] = -1
+	}
+	for r, e := range x.Ev {
+		if e.Kind != KindR || (take != nil && !take(r)) {
+			continue
+		}
+		c := x.RFSources(r, uniproc)
+		if len(c) == 0 {
+			return nil
+		}
+		en.Reads[e.Loc] = append(en.Reads[e.Loc], r)
+		en.Sources[e.Loc] = append(en.Sources[e.Loc], c)
+	}
+	en.RF = x.Al.Rel(x.N)
+	return en
+}
+
+// Each calls visit with every rf, in a fixed order; visit returns false to
+// stop. The relation passed is reused: copy it to keep it.
+func (en *RFEnum) Each(visit func(rf Rel) bool) bool { return en.at(0, 0, visit) }
+
+func (en *RFEnum) at(l, i int, visit func(rf Rel) bool) bool {
+	if l == len(en.Reads) {
+		return visit(en.RF)
+	}
+	if i < len(en.Reads[l]) {
+		r := en.Reads[l][i]
+		for _, w := range en.Sources[l][i] {
+			en.RF.Add(w, r)
+			en.Src[r] = w
+			ok := en.at(l, i+1, visit)
+			en.RF.Del(w, r)
+			en.Src[r] = -1
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	if en.Check != nil && len(en.Reads[l]) > 0 && !en.Check(l) {
+		return true
+	}
+	return en.at(l+1, 0, visit)
+}
+
+// CoMust returns the pairs (a, b) of writes of location l that every co
+// must order a before b for the execution to be coherent (uniproc) given
+// the rf sources src of its reads (-1 for a read without one): a write
+// po-before another of its thread (CoWW), a write po-before a read comes
+// no later than the write the read reads (CoWR), the write a read reads
+// comes before the writes po-after the read (CoRW), two reads in program
+// order read writes in co order (CoRR); the initial write comes first.
+// Pairs of equal writes are left out. must is cleared and filled.
+func (x *Execution) CoMust(l int, evs []int, src []int, must Rel) {
+	clear(must.b)
+	for _, a := range evs {
+		ea := x.Ev[a]
+		if ea.Kind == KindW && x.Thread[a] < 0 {
+			for _, b := range evs {
+				if b != a && x.Ev[b].Kind == KindW {
+					must.Add(a, b)
+				}
+			}
+			continue
+		}
+		if x.Thread[a] < 0 {
+			continue
+		}
+		for _, j := range evs {
+			if x.Thread[j] != x.Thread[a] || j <= a {
+				continue
+			}
+			ej := x.Ev[j]
+			switch {
+			case ea.Kind == KindW && ej.Kind == KindW:
+				must.Add(a, j) // CoWW
+			case ea.Kind == KindW && ej.Kind == KindR && src[j] >= 0 && src[j] != a:
+				must.Add(a, src[j]) // CoWR
+			case ea.Kind == KindR && ej.Kind == KindW && src[a] >= 0 && src[a] != j:
+				must.Add(src[a], j) // CoRW
+			case ea.Kind == KindR && ej.Kind == KindR && src[a] >= 0 && src[j] >= 0 && src[a] != src[j]:
+				must.Add(src[a], src[j]) // CoRR
+			}
+		}
+	}
+}
+
+// LocEvents returns the reads and writes of each location, initial write
+// first.
+func (x *Execution) LocEvents() [][]int {
+	out := make([][]int, len(x.P.Names))
+	for i, e := range x.Ev {
+		if e.Kind == KindR || e.Kind == KindW {
+			out[e.Loc] = append(out[e.Loc], i)
+		}
+	}
+	return out
+}

@@ -1,0 +1,365 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
+)
+
+// CheckOptions bound one Check.
+type CheckOptions struct {
+	// MaxCandidates stops the search with Unknown after this many
+	// candidate executions (rf and final-write choices). Zero: no limit.
+	MaxCandidates int
+}
+
+// Result is what a model says of a program: herd's verdict, final states,
+// counts and flags (package axiom's common shape), plus the name of the
+// check that rejected the executions satisfying the condition.
+type Result struct {
+	Name string
+	// States are the final states of the allowed executions that pass
+	// the filter, sorted as herd sorts them.
+	States  []axiom.State
+	Verdict axiom.Verdict
+	Reason  string // why the verdict is Unknown
+	Ok      bool   // herd's Ok/No
+	// Positive and Negative count the allowed executions that satisfy
+	// the condition's proposition and those that do not, as herd does.
+	Positive, Negative int
+	// Flags are the flags some allowed execution raises, sorted.
+	Flags []string
+	// Why explains, when no allowed execution satisfies the proposition
+	// but a candidate that would was rejected, which check rejected the
+	// first such candidate.
+	Why string
+	// Rejected counts, per check, the rejected candidates that satisfy
+	// the proposition.
+	Rejected map[string]int
+	// Cut reports whether the loop bound dropped some path.
+	Cut bool
+	// Candidates counts the candidate executions examined.
+	Candidates int
+}
+
+// candidate is the rf choice being evaluated: what the co generation
+// needs to skip incoherent orders.
+type candidate struct {
+	x       *axiom.Execution
+	src     []int
+	uniproc bool
+	locEv   [][]int
+	musts   map[int]axiom.Rel
+}
+
+func (c *candidate) must(l int) axiom.Rel {
+	if r, ok := c.musts[l]; ok {
+		return r
+	}
+	r := axiom.NewRel(c.x.N)
+	c.x.CoMust(l, c.locEv[l], c.src, r)
+	c.musts[l] = r
+	return r
+}
+
+// Check runs the model on p.
+func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*evalError); ok {
+				res, err = nil, e
+				return
+			}
+			panic(r)
+		}
+	}()
+	dom, converged, err := p.Domains(true)
+	if err != nil {
+		return limitResult(p, err)
+	}
+	res, err = m.run(ctx, p, opt, dom)
+	if err != nil || res.Verdict == axiom.Unknown || res.Candidates > 0 || converged {
+		return res, err
+	}
+	// No candidate at all: herd's "States 0" only if the value domains
+	// were complete; run again on their fixed point (see axiom.Domains).
+	dom, _, err = p.Domains(false)
+	if err != nil {
+		if le, ok := err.(*axiom.LimitError); ok {
+			err = &axiom.LimitError{Msg: "no candidate execution with the capped value domains, and " + le.Msg}
+		}
+		return limitResult(p, err)
+	}
+	return m.run(ctx, p, opt, dom)
+}
+
+func limitResult(p *axiom.Program, err error) (*Result, error) {
+	if le, ok := err.(*axiom.LimitError); ok {
+		return &Result{Name: p.Test.Name, Verdict: axiom.Unknown, Reason: le.Msg, Rejected: map[string]int{}}, nil
+	}
+	return nil, err
+}
+
+// search is one run of a model over a program's executions.
+type search struct {
+	ctx   context.Context
+	m     *Model
+	p     *axiom.Program
+	opt   CheckOptions
+	res   *Result
+	ce    *axiom.CondEval
+	final []bool // locations whose final write a candidate chooses
+	// states maps the key of each final state seen to the state.
+	states map[string]axiom.State
+	flags  map[string]bool
+	key    []byte
+	stop   error
+}
+
+func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
+	res := &Result{Name: p.Test.Name, Rejected: map[string]int{}}
+	paths, cut, err := p.Paths(dom)
+	if err != nil {
+		return limitResult(p, err)
+	}
+	res.Cut = cut
+	ce, err := axiom.NewCondEval(p)
+	if err != nil {
+		return nil, err
+	}
+	s := &search{ctx: ctx, m: m, p: p, opt: opt, res: res, ce: ce, states: map[string]axiom.State{}, flags: map[string]bool{}}
+	s.final = make([]bool, len(p.Names))
+	for _, o := range ce.Observed {
+		if o.Th < 0 {
+			s.final[o.Loc] = true
+		}
+	}
+	if p.Test.Filter != nil {
+		axiom.EachAtom(p.Test.Filter, func(a *litmus.AtomProp) {
+			if a.Loc.Proc < 0 {
+				if i, ok := p.Index[a.Loc.Name]; ok {
+					s.final[i] = true
+				}
+			}
+		})
+	}
+	al := &axiom.Arena{}
+	err = p.Combine(ctx, dom, paths, al, s.execution)
+	if err == nil {
+		err = s.stop
+	}
+	if err != nil {
+		if err == context.Canceled || err == context.DeadlineExceeded {
+			res.Verdict, res.Reason = axiom.Unknown, err.Error()
+			return res, nil
+		}
+		if le, ok := err.(*axiom.LimitError); ok {
+			res.Verdict, res.Reason = axiom.Unknown, le.Msg
+			return res, nil
+		}
+		return nil, err
+	}
+	s.finish()
+	return res, nil
+}
+
+// execution enumerates the candidates of one combination of paths.
+func (s *search) execution(x *axiom.Execution) bool {
+	m := s.m
+	ev := &evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags}
+	rfe := axiom.NewRFEnum(x, m.uniproc, nil)
+	if rfe == nil {
+		return true
+	}
+	cand := &candidate{x: x, src: rfe.Src, uniproc: m.uniproc, locEv: x.LocEvents(), musts: map[int]axiom.Rel{}}
+	ev.cand = cand
+	if m.uniproc {
+		// Drop an rf that no coherent co can go with.
+		must := axiom.NewRel(x.N)
+		rfe.Check = func(l int) bool {
+			x.CoMust(l, cand.locEv[l], rfe.Src, must)
+			var ws []int
+			for _, e := range cand.locEv[l] {
+				if x.Ev[e].Kind == axiom.KindW {
+					ws = append(ws, e)
+				}
+			}
+			return axiom.HasLinearisation(ws, must)
+		}
+	}
+	g := newGlobals()
+	r := &runner{ev: ev, m: m, g: g, root: &scope{global: g}, cache: &execCache{lets: map[int][]*thunk{}, checks: map[int]bool{}}}
+	m.bindBase(ev, g)
+	baseMark := g.mark()
+	arenaMark := x.Al.Mark()
+	fw := make([]int, len(s.p.Names))
+	rfe.Each(func(rf axiom.Rel) bool {
+		clear(cand.musts)
+		s.eachFinal(x, cand, 0, fw, func() bool {
+			s.res.Candidates++
+			if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {
+				s.stop = &axiom.LimitError{Msg: fmt.Sprintf("more than %d candidate executions", s.opt.MaxCandidates)}
+				return false
+			}
+			if s.res.Candidates&255 == 1 {
+				if err := s.ctx.Err(); err != nil {
+					s.stop = err
+					return false
+				}
+			}
+			x.Al.Reset(arenaMark)
+			g.undo(baseMark)
+			fin := axiom.Final{Mem: make([]axiom.Val, len(s.p.Names)), Regs: x.Regs}
+			fwSet := x.Al.Set(x.N)
+			for l := range fin.Mem {
+				fin.Mem[l] = s.p.Init[l]
+				if s.final[l] {
+					fin.Mem[l] = x.Ev[fw[l]].Val
+					fwSet.Add(fw[l])
+				}
+			}
+			if s.p.Test.Filter != nil && !s.ce.Holds(s.p.Test.Filter, fin) {
+				return true
+			}
+			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
+			g.bind("rf", valueThunk(relV{rf.Clone()}))
+			g.bind("FW", valueThunk(setV{fwSet}))
+			r.stop = false
+			r.emit = func(o outcome) bool {
+				if o.failed != nil {
+					if sat {
+						s.res.Rejected[o.failed.name]++
+						if s.res.Why == "" {
+							s.res.Why = "rejected by " + o.failed.name
+						}
+					}
+					return true
+				}
+				if sat {
+					s.res.Positive++
+				} else {
+					s.res.Negative++
+				}
+				for _, f := range o.flags {
+					s.flags[f] = true
+				}
+				s.key = s.ce.Key(fin, s.key[:0])
+				if _, seen := s.states[string(s.key)]; !seen {
+					s.states[string(s.key)] = s.ce.Observe(fin)
+				}
+				return true
+			}
+			r.runTop(0, nil)
+			return s.stop == nil
+		})
+		return s.stop == nil
+	})
+	return s.stop == nil
+}
+
+// eachFinal chooses, for each location whose final value is observed, the
+// write that is last in co (herd's FW), from location l on.
+func (s *search) eachFinal(x *axiom.Execution, c *candidate, l int, fw []int, f func() bool) bool {
+	for ; l < len(fw) && !s.final[l]; l++ {
+	}
+	if l == len(fw) {
+		return f()
+	}
+	for _, w := range c.locEv[l] {
+		if x.Ev[w].Kind != axiom.KindW {
+			continue
+		}
+		if c.uniproc && !s.canBeLast(x, c, l, w) {
+			continue
+		}
+		fw[l] = w
+		if !s.eachFinal(x, c, l+1, fw, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// canBeLast reports whether w may be the co-last write of l given the
+// coherence order the candidate's reads imply.
+func (s *search) canBeLast(x *axiom.Execution, c *candidate, l, w int) bool {
+	must := c.must(l)
+	for _, v := range c.locEv[l] {
+		if v != w && x.Ev[v].Kind == axiom.KindW && must.Has(w, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// finish turns the counts into the verdict.
+func (s *search) finish() {
+	r := s.res
+	switch {
+	case r.Positive == 0:
+		r.Verdict = axiom.Never
+	case r.Negative == 0:
+		r.Verdict = axiom.Always
+	default:
+		r.Verdict = axiom.Sometimes
+	}
+	r.Ok = s.ce.Ok(r.Positive, r.Negative)
+	sts := make([]axiom.State, 0, len(s.states))
+	for _, st := range s.states {
+		sts = append(sts, st)
+	}
+	sort.Slice(sts, func(i, j int) bool { return s.ce.StateLess(sts[i], sts[j]) })
+	r.States = sts
+	for f := range s.flags {
+		r.Flags = append(r.Flags, f)
+	}
+	sort.Strings(r.Flags)
+	if r.Positive > 0 {
+		r.Why = ""
+	}
+}
+
+// bindBase binds the names every model starts from: the primitive sets
+// and relations of the execution (except rf and FW, which each candidate
+// binds), the event sets of the program's tags and of the model's
+// annotations, and the primitive functions.
+func (m *Model) bindBase(ev *evaluator, g *globals) {
+	x := ev.x
+	set := func(name string, s axiom.Set) { g.bind(name, valueThunk(setV{s})) }
+	rel := func(name string, r axiom.Rel) { g.bind(name, valueThunk(relV{r})) }
+	for name, fn := range primitives {
+		g.bind(name, valueThunk(&primV{name: name, fn: fn}))
+	}
+	for _, a := range m.annots {
+		set(setName(a), x.Al.Set(x.N))
+	}
+	for i, name := range x.P.Vocab {
+		set(name, x.Tag[i])
+	}
+	set("M", x.M)
+	set("R", x.R)
+	set("W", x.W)
+	set("F", x.F)
+	set("B", x.B)
+	set("IW", x.IW)
+	ev.universeRel() // computed here, before the candidates' arena mark
+	rel("id", ev.id)
+	rel("loc", x.Loc)
+	rel("int", x.Int)
+	rel("ext", x.Ext)
+	rel("po", x.PO)
+	rel("addr", x.Addr)
+	rel("data", x.Data)
+	rel("ctrl", x.Ctrl)
+	rel("rmw", x.RMW)
+	rel("amo", x.Amo)
+	rel("same-instr", x.SameInstr)
+	// Without mixed-size accesses, each memory event is its own
+	// single-copy-atomic access.
+	sm := x.Al.Ident(x.N, x.M)
+	rel("sm", sm)
+	rel("si", sm)
+}

@@ -1,0 +1,333 @@
+// Package interp evaluates herd cat models over the candidate executions
+// of model/axiom: the interpreter of the cat language (package
+// model/cat), as herd's lib/interpreter.ml is for herd7.
+//
+// A model is loaded once (Load): its file, the files it includes
+// (searched beside it, then in the directories given, then in the
+// library embedded in model/cat/lib), and the standard library read
+// before every model. Check then runs it on a program.
+package interp
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/cat"
+	"github.com/litmus-dev/litmus/model/cat/lib"
+)
+
+// Model is a loaded cat model, ready to run.
+type Model struct {
+	// Name is the model's name: the identity in its first line, else its
+	// file name.
+	Name string
+	// Path is the model file as given.
+	Path string
+	// Files lists every file read (the model, its bell, its includes, the
+	// standard library), in the order read; library files are named
+	// "lib:NAME".
+	Files []string
+	// Hash is the SHA-256 of the contents of Files, in order: two runs
+	// with the same Hash used the same model.
+	Hash string
+
+	prog     []flatStmt
+	fv       map[cat.Expr][]string
+	procFv   map[*cat.Procedure][]string
+	enums    map[string][]string // enum name -> tags
+	tags     map[string]string   // tag -> enum name
+	annots   []string            // tags declared as event annotations by a bell
+	variants map[string]bool
+	nextID   int
+
+	uniproc bool // the model checks SC per location (see analyse)
+}
+
+// flatStmt is one top-level instruction of the flattened program
+// (includes expanded, variant conditions decided).
+type flatStmt struct {
+	s     cat.Stmt
+	file  *loadedFile
+	fixed bool // its value does not depend on rf, co, FW or a with choice
+}
+
+// loadedFile is one parsed cat file.
+type loadedFile struct {
+	name string
+	file *litmus.File
+	ast  *cat.Model
+}
+
+// Options say where to find included files and which variants hold.
+type Options struct {
+	// IncludeDirs are searched, after the including file's directory, for
+	// included files (herd's -I).
+	IncludeDirs []string
+	// Bell is a bell file read after the standard library and before the
+	// model (herd's -bell; a config file's "bell" line).
+	Bell string
+	// Variants are the variants that hold (herd's -variant), e.g.
+	// "lkmmv2" for the Linux-kernel model.
+	Variants []string
+}
+
+type loader struct {
+	m     *Model
+	opt   Options
+	h     hashWriter
+	depth int
+	errs  litmus.ErrorList
+}
+
+type hashWriter struct{ parts []string }
+
+// Load reads the cat model at path.
+func Load(path string, opt Options) (*Model, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return load(path, src, opt)
+}
+
+// LoadLib reads a model of the embedded library by name ("sc.cat").
+func LoadLib(name string, opt Options) (*Model, error) {
+	src, err := fs.ReadFile(lib.FS, name)
+	if err != nil {
+		return nil, fmt.Errorf("no model %s in the library", name)
+	}
+	return load("lib:"+name, src, opt)
+}
+
+func load(path string, src []byte, opt Options) (*Model, error) {
+	m := &Model{Path: path, fv: map[cat.Expr][]string{}, procFv: map[*cat.Procedure][]string{},
+		enums: map[string][]string{}, tags: map[string]string{}, variants: map[string]bool{}}
+	for _, v := range opt.Variants {
+		m.variants[strings.ToLower(v)] = true
+	}
+	ld := &loader{m: m, opt: opt}
+	// herd reads stdlib.cat before everything else.
+	std, stdName, err := ld.find("stdlib.cat", filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	if err := ld.file(stdName, std); err != nil {
+		return nil, err
+	}
+	if opt.Bell != "" {
+		b, err := os.ReadFile(opt.Bell)
+		if err != nil {
+			return nil, err
+		}
+		if err := ld.file(opt.Bell, b); err != nil {
+			return nil, err
+		}
+	}
+	main, err := cat.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	m.Name = main.Name
+	if m.Name == "" {
+		m.Name = filepath.Base(path)
+	}
+	if err := ld.parsed(path, src, main); err != nil {
+		return nil, err
+	}
+	if err := ld.errs.Err(); err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	for _, p := range ld.h.parts {
+		h.Write([]byte(p))
+	}
+	m.Hash = hex.EncodeToString(h.Sum(nil))
+	m.analyse()
+	return m, nil
+}
+
+// find locates an included file: beside the including file, in the
+// include directories, then in the embedded library.
+func (ld *loader) find(name, dir string) ([]byte, string, error) {
+	dirs := append([]string{dir}, ld.opt.IncludeDirs...)
+	for _, d := range dirs {
+		if d == "" || strings.HasPrefix(d, "lib:") {
+			continue
+		}
+		p := filepath.Join(d, name)
+		if b, err := os.ReadFile(p); err == nil {
+			return b, p, nil
+		}
+	}
+	if b, err := fs.ReadFile(lib.FS, name); err == nil {
+		return b, "lib:" + name, nil
+	}
+	return nil, "", fmt.Errorf("cannot find included file %s (searched %s and the built-in library)", name, strings.Join(dirs, ", "))
+}
+
+func (ld *loader) file(name string, src []byte) error {
+	ast, err := cat.Parse(name, src)
+	if err != nil {
+		return err
+	}
+	return ld.parsed(name, src, ast)
+}
+
+func (ld *loader) parsed(name string, src []byte, ast *cat.Model) error {
+	ld.depth++
+	defer func() { ld.depth-- }()
+	if ld.depth > 20 {
+		return fmt.Errorf("%s: includes nested too deeply (a cycle?)", name)
+	}
+	ld.m.Files = append(ld.m.Files, name)
+	ld.h.parts = append(ld.h.parts, name, "\x00", string(src), "\x00")
+	f := &loadedFile{name: name, file: ast.File, ast: ast}
+	return ld.stmts(ast.Stmts, f)
+}
+
+// stmts flattens instructions into the program.
+func (ld *loader) stmts(list []cat.Stmt, f *loadedFile) error {
+	for _, s := range list {
+		switch s := s.(type) {
+		case *cat.Include:
+			dir := filepath.Dir(f.name)
+			if strings.HasPrefix(f.name, "lib:") {
+				dir = ""
+			}
+			src, name, err := ld.find(s.File, dir)
+			if err != nil {
+				return &litmus.Error{Pos: f.file.Position(s.At), Msg: err.Error()}
+			}
+			if err := ld.file(name, src); err != nil {
+				return err
+			}
+		case *cat.IfVariant:
+			body := s.Else
+			if ld.m.variant(s.Cond) {
+				body = s.Then
+			}
+			if err := ld.stmts(body, f); err != nil {
+				return err
+			}
+		case *cat.Enum:
+			ld.m.enums[s.Name] = s.Tags
+			for _, t := range s.Tags {
+				ld.m.tags[t] = s.Name
+			}
+			ld.m.prog = append(ld.m.prog, flatStmt{s: s, file: f})
+		case *cat.Events:
+			// A bell's "instructions R[Accesses]": the tags of Accesses
+			// are annotations, each naming an event set.
+			for _, a := range s.Args {
+				if v, ok := a.(*cat.Var); ok {
+					for _, t := range ld.m.enums[v.Name] {
+						ld.m.annots = append(ld.m.annots, t)
+					}
+				}
+				if t, ok := a.(*cat.Tag); ok {
+					ld.m.annots = append(ld.m.annots, t.Name)
+				}
+			}
+		case *cat.Let:
+			if native := nativeOverride(f.name, s); native != nil {
+				ld.m.prog = append(ld.m.prog, flatStmt{s: native, file: f})
+				continue
+			}
+			ld.m.prog = append(ld.m.prog, flatStmt{s: s, file: f})
+		default:
+			ld.m.prog = append(ld.m.prog, flatStmt{s: s, file: f})
+		}
+	}
+	return nil
+}
+
+// nativeOverride replaces herd's own cat definition of cross in a file
+// named cross.cat by the native, lazy cross: the same value, computed
+// one member at a time.
+func nativeOverride(file string, s *cat.Let) cat.Stmt {
+	if filepath.Base(strings.TrimPrefix(file, "lib:")) != "cross.cat" || len(s.Bindings) != 1 {
+		return nil
+	}
+	b := s.Bindings[0]
+	if len(b.Pat.Names) != 1 || b.Pat.Names[0] != "cross" {
+		return nil
+	}
+	return &cat.Let{At: s.At, Bindings: []*cat.Binding{{At: b.At, Pat: b.Pat, X: &cat.Var{At: b.At, Name: "cross"}}}}
+}
+
+// variant evaluates a variant condition.
+func (m *Model) variant(v cat.Variant) bool {
+	switch v.Op {
+	case "":
+		return m.variants[strings.ToLower(v.Name)]
+	case "not":
+		return !m.variant(v.Args[0])
+	case "&&":
+		return m.variant(v.Args[0]) && m.variant(v.Args[1])
+	case "||":
+		return m.variant(v.Args[0]) || m.variant(v.Args[1])
+	}
+	return false
+}
+
+// procFree returns the free variables of a procedure body.
+func (m *Model) procFree(p *cat.Procedure) []string {
+	if fv, ok := m.procFv[p]; ok {
+		return fv
+	}
+	fv := m.stmtsFree(p.Body, p.Params.Names)
+	m.procFv[p] = fv
+	return fv
+}
+
+// LoadConfig reads a herd configuration file (linux-kernel.cfg): its
+// "model", "bell" and "variant" lines, with file names relative to the
+// configuration's directory.
+func LoadConfig(path string, opt Options) (*Model, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	var modelFile string
+	for _, line := range strings.Split(string(src), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 2 {
+			continue
+		}
+		switch fields[0] {
+		case "model":
+			modelFile = filepath.Join(dir, fields[1])
+		case "bell":
+			opt.Bell = filepath.Join(dir, fields[1])
+		case "variant":
+			opt.Variants = append(opt.Variants, strings.Split(fields[1], ",")...)
+		}
+	}
+	if modelFile == "" {
+		return nil, fmt.Errorf("%s: no model line", path)
+	}
+	opt.IncludeDirs = append(opt.IncludeDirs, dir)
+	m, err := Load(modelFile, opt)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

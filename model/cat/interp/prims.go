@@ -1,0 +1,320 @@
+package interp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/litmus-dev/litmus/model/axiom"
+)
+
+// primitives are the functions herd provides natively, plus cross, which
+// herd's cross.cat defines in cat and this interpreter computes lazily
+// (so that "with co from" can enumerate and prune orders one location at
+// a time instead of building every combination first).
+var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
+	"domain": func(ev *evaluator, arg Value) (Value, error) {
+		switch v := arg.(type) {
+		case emptyV, universeV:
+			return v, nil
+		case relV:
+			return setV{v.r.Domain()}, nil
+		case pairV:
+			s := ev.al.Set(ev.x.N)
+			s.Add(v[0])
+			return setV{s}, nil
+		}
+		return nil, fmt.Errorf("relation expected, %s found", typeName(arg))
+	},
+	"range": func(ev *evaluator, arg Value) (Value, error) {
+		switch v := arg.(type) {
+		case emptyV, universeV:
+			return v, nil
+		case relV:
+			return setV{v.r.Range()}, nil
+		case pairV:
+			s := ev.al.Set(ev.x.N)
+			s.Add(v[1])
+			return setV{s}, nil
+		}
+		return nil, fmt.Errorf("relation expected, %s found", typeName(arg))
+	},
+	"fail": func(ev *evaluator, arg Value) (Value, error) {
+		return nil, fmt.Errorf("fail on %s", formatValue(arg, ev.x))
+	},
+	"different-values": func(ev *evaluator, arg Value) (Value, error) {
+		r, ok := arg.(relV)
+		if !ok {
+			if kindOf(arg) == kEmpty {
+				return theEmpty, nil
+			}
+			return nil, fmt.Errorf("relation expected, %s found", typeName(arg))
+		}
+		out := ev.emptyRel()
+		for _, p := range r.r.Pairs() {
+			a, b := ev.x.Ev[p[0]], ev.x.Ev[p[1]]
+			if a.Kind != axiom.KindF && b.Kind != axiom.KindF && a.Val != b.Val {
+				out.Add(p[0], p[1])
+			}
+		}
+		return relV{out}, nil
+	},
+	"classes-loc": classesLoc,
+	"linearisations": func(ev *evaluator, arg Value) (Value, error) {
+		t, ok := arg.(tupleV)
+		if !ok || len(t) != 2 {
+			return nil, fmt.Errorf("expected (set, relation), found %s", typeName(arg))
+		}
+		s := ev.asSetOrErr(t[0])
+		r := ev.asRelOrErr(t[1])
+		if s == nil || r.N() == 0 && ev.x.N > 0 {
+			return nil, fmt.Errorf("expected (set, relation), found (%s, %s)", typeName(t[0]), typeName(t[1]))
+		}
+		var ws []int
+		s.Each(func(i int) { ws = append(ws, i) })
+		before := ev.emptyRel()
+		for _, a := range ws {
+			for _, b := range ws {
+				if a != b && r.Has(a, b) {
+					before.Add(a, b)
+				}
+			}
+		}
+		ev.m.nextID++
+		return &linV{ws: ws, before: before, id: ev.m.nextID}, nil
+	},
+	"cross": func(ev *evaluator, arg Value) (Value, error) {
+		var comps []Value
+		switch v := arg.(type) {
+		case emptyV:
+		case valSetV:
+			for _, c := range v {
+				switch c := c.(type) {
+				case valSetV, *linV:
+					comps = append(comps, c)
+				case emptyV:
+					comps = append(comps, valSetV{})
+				default:
+					return nil, fmt.Errorf("set of sets of relations expected, found a set of %s", typeName(c))
+				}
+			}
+		default:
+			return nil, fmt.Errorf("set of sets of relations expected, found %s", typeName(arg))
+		}
+		ev.m.nextID++
+		return &productV{comps: comps, id: ev.m.nextID}, nil
+	},
+	"tag2events": func(ev *evaluator, arg Value) (Value, error) {
+		t, ok := arg.(tagV)
+		if !ok {
+			return nil, fmt.Errorf("tag expected, %s found", typeName(arg))
+		}
+		name := setName(t.name)
+		if i := ev.x.P.TagIndex(name); i >= 0 {
+			return setV{ev.x.Tag[i]}, nil
+		}
+		return theEmpty, nil
+	},
+}
+
+// setName is the event set an annotation names: its first letter
+// upper-cased, as herd's bell sets are (tag2instrs_var).
+func setName(tag string) string {
+	if tag == "" {
+		return tag
+	}
+	return strings.ToUpper(tag[:1]) + tag[1:]
+}
+
+func classesLoc(ev *evaluator, arg Value) (Value, error) {
+	var s axiom.Set
+	switch v := arg.(type) {
+	case setV:
+		s = v.s
+	case emptyV:
+		return valSetV{}, nil
+	case universeV:
+		s = ev.all
+	default:
+		return nil, fmt.Errorf("event set expected, %s found", typeName(arg))
+	}
+	byLoc := map[int]axiom.Set{}
+	var locs []int
+	s.Each(func(i int) {
+		l := ev.x.Ev[i].Loc
+		if l < 0 {
+			return
+		}
+		if byLoc[l] == nil {
+			byLoc[l] = ev.al.Set(ev.x.N)
+			locs = append(locs, l)
+		}
+		byLoc[l].Add(i)
+	})
+	out := make([]Value, 0, len(locs))
+	for _, l := range locs {
+		out = append(out, setV{byLoc[l]})
+	}
+	return newValSet(out), nil
+}
+
+func (ev *evaluator) asSetOrErr(v Value) axiom.Set {
+	switch v := v.(type) {
+	case setV:
+		return v.s
+	case emptyV:
+		return ev.al.Set(ev.x.N)
+	case universeV:
+		return ev.all
+	case eventV:
+		s := ev.al.Set(ev.x.N)
+		s.Add(int(v))
+		return s
+	}
+	return nil
+}
+
+func (ev *evaluator) asRelOrErr(v Value) axiom.Rel {
+	switch v := v.(type) {
+	case relV:
+		return v.r
+	case emptyV:
+		return ev.emptyRel()
+	case universeV:
+		return ev.universeRel()
+	case pairV:
+		return ev.pairRel(v)
+	}
+	return axiom.Rel{}
+}
+
+// members returns the members of a set value.
+func (ev *evaluator) members(v Value) []Value {
+	switch v := v.(type) {
+	case emptyV:
+		return nil
+	case valSetV:
+		return v
+	case setV:
+		var out []Value
+		v.s.Each(func(i int) { out = append(out, eventV(i)) })
+		return out
+	case relV:
+		var out []Value
+		for _, p := range v.r.Pairs() {
+			out = append(out, pairV(p))
+		}
+		return out
+	case *linV:
+		var out []Value
+		ev.eachLin(v, func(r axiom.Rel) bool {
+			out = append(out, relV{r.Clone()})
+			return true
+		})
+		return out
+	case *productV:
+		var out []Value
+		ev.eachProduct(v, func(m Value) bool {
+			out = append(out, m)
+			return true
+		})
+		return newValSet(out)
+	}
+	ev.errorf(0, "set expected, %s found", typeName(v))
+	return nil
+}
+
+// orderRel returns the strict total order of order as a relation.
+func (ev *evaluator) orderRel(order []int) axiom.Rel {
+	r := ev.emptyRel()
+	for i := 0; i < len(order); i++ {
+		for j := i + 1; j < len(order); j++ {
+			r.Add(order[i], order[j])
+		}
+	}
+	return r
+}
+
+// eachLin calls f with every total order a linV stands for. When the
+// candidate comes from a model that checks uniproc and the events are
+// writes of one location, the orders that coherence rejects given the
+// candidate's rf are skipped (they would be rejected anyway).
+func (ev *evaluator) eachLin(l *linV, f func(axiom.Rel) bool) bool {
+	before := ev.withMust(l)
+	return axiom.Linearisations(l.ws, before, func(order []int) bool {
+		return f(ev.orderRel(order))
+	})
+}
+
+// withMust adds the coherence constraints of the candidate to a
+// linearisation of one location's writes.
+func (ev *evaluator) withMust(l *linV) axiom.Rel {
+	c := ev.cand
+	if c == nil || !c.uniproc || len(l.ws) < 2 {
+		return l.before
+	}
+	loc := ev.x.Ev[l.ws[0]].Loc
+	for _, w := range l.ws {
+		if e := ev.x.Ev[w]; e.Loc != loc || e.Kind != axiom.KindW {
+			return l.before
+		}
+	}
+	must := c.must(loc)
+	before := l.before.Clone()
+	for _, a := range l.ws {
+		for _, b := range l.ws {
+			if must.Has(a, b) {
+				before.Add(a, b)
+			}
+		}
+	}
+	return before
+}
+
+// eachProduct calls f with every member of a product: the union of one
+// member of each component.
+func (ev *evaluator) eachProduct(p *productV, f func(Value) bool) bool {
+	acc := ev.emptyRel()
+	var rec func(k int) bool
+	rec = func(k int) bool {
+		if k == len(p.comps) {
+			return f(relV{acc.Clone()})
+		}
+		saved := acc.Clone()
+		step := func(r axiom.Rel) bool {
+			copy(acc.Words(), saved.Words())
+			for i, w := range r.Words() {
+				acc.Words()[i] |= w
+			}
+			return rec(k + 1)
+		}
+		switch c := p.comps[k].(type) {
+		case *linV:
+			if !ev.eachLin(c, step) {
+				return false
+			}
+		case valSetV:
+			for _, m := range c {
+				if kindOf(m) == kEmpty {
+					if !step(ev.emptyRel()) {
+						return false
+					}
+					continue
+				}
+				r, ok := m.(relV)
+				if !ok {
+					if pr, isPair := m.(pairV); isPair {
+						r = relV{ev.pairRel(pr)}
+					} else {
+						ev.errorf(0, "cross: relation expected, %s found", typeName(m))
+					}
+				}
+				if !step(r.r) {
+					return false
+				}
+			}
+		}
+		copy(acc.Words(), saved.Words())
+		return true
+	}
+	return rec(0)
+}

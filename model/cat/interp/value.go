@@ -1,0 +1,268 @@
+package interp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/cat"
+)
+
+// Value is a value of the cat language, as herd's interpreter has them:
+// the polymorphic empty set 0, the universe _, a set of events, a relation
+// over events, an event, a pair of events, a tag, a tuple, a set of other
+// values, a function (closure or primitive), a procedure, and the lazy
+// sets of relations the co generation builds (lin, product).
+type Value interface{}
+
+type (
+	emptyV    struct{}
+	universeV struct{}
+	setV      struct{ s axiom.Set }
+	relV      struct{ r axiom.Rel }
+	eventV    int
+	pairV     [2]int
+	tagV      struct{ typ, name string }
+	tupleV    []Value
+	// valSetV is a set of values of one type, sorted by compareValues and
+	// without duplicates.
+	valSetV  []Value
+	closureV struct {
+		params cat.Pat
+		body   cat.Expr
+		env    *scope // the values of its free variables, captured at creation
+		name   string
+		file   *loadedFile
+	}
+	primV struct {
+		name string
+		fn   func(ev *evaluator, arg Value) (Value, error)
+	}
+	procV struct {
+		params cat.Pat
+		body   []cat.Stmt
+		env    *scope
+		file   *loadedFile
+	}
+	// linV is linearisations(S, r): the total orders of the events of S
+	// that extend r, computed only when enumerated.
+	linV struct {
+		ws     []int    // the events, in increasing order
+		before axiom.Rel // r restricted to ws
+		id     int       // creation number, for ordering and equality
+	}
+	// productV is cross(S1, ..., Sn): the unions of one member of each
+	// component, enumerated lazily (with pruning) by "with ... from".
+	productV struct {
+		comps []Value // each a valSetV of relations, or a linV
+		id    int
+	}
+)
+
+var (
+	theEmpty    Value = emptyV{}
+	theUniverse Value = universeV{}
+)
+
+// typeName names the type of v in messages, in herd's words.
+func typeName(v Value) string {
+	switch v := v.(type) {
+	case emptyV:
+		return "empty"
+	case universeV:
+		return "universe"
+	case setV:
+		return "event set"
+	case relV:
+		return "relation"
+	case eventV:
+		return "event"
+	case pairV:
+		return "pair"
+	case tagV:
+		return "tag"
+	case tupleV:
+		return "tuple"
+	case valSetV:
+		if len(v) > 0 {
+			return "set of " + typeName(v[0])
+		}
+		return "set"
+	case *closureV, *primV:
+		return "function"
+	case *procV:
+		return "procedure"
+	case *linV, *productV:
+		return "set of relations"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// typeRank orders values of different types.
+func typeRank(v Value) int {
+	switch v.(type) {
+	case emptyV:
+		return 0
+	case universeV:
+		return 1
+	case eventV:
+		return 2
+	case pairV:
+		return 3
+	case tagV:
+		return 4
+	case setV:
+		return 5
+	case relV:
+		return 6
+	case tupleV:
+		return 7
+	case valSetV:
+		return 8
+	case *linV:
+		return 9
+	case *productV:
+		return 10
+	}
+	return 11
+}
+
+// compareValues is a total order on values, for sets of values.
+func compareValues(a, b Value) int {
+	ra, rb := typeRank(a), typeRank(b)
+	if ra != rb {
+		// An empty event set or relation equals 0.
+		if isEmptyValue(a) && isEmptyValue(b) {
+			return 0
+		}
+		return ra - rb
+	}
+	switch a := a.(type) {
+	case eventV:
+		return int(a) - int(b.(eventV))
+	case pairV:
+		b := b.(pairV)
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	case tagV:
+		b := b.(tagV)
+		if a.typ != b.typ {
+			return strings.Compare(a.typ, b.typ)
+		}
+		return strings.Compare(a.name, b.name)
+	case setV:
+		return compareWords(a.s, b.(setV).s)
+	case relV:
+		return compareWords(a.r.Words(), b.(relV).r.Words())
+	case tupleV:
+		b := b.(tupleV)
+		for i := 0; i < len(a) && i < len(b); i++ {
+			if c := compareValues(a[i], b[i]); c != 0 {
+				return c
+			}
+		}
+		return len(a) - len(b)
+	case valSetV:
+		b := b.(valSetV)
+		for i := 0; i < len(a) && i < len(b); i++ {
+			if c := compareValues(a[i], b[i]); c != 0 {
+				return c
+			}
+		}
+		return len(a) - len(b)
+	case *linV:
+		return a.id - b.(*linV).id
+	case *productV:
+		return a.id - b.(*productV).id
+	}
+	return 0
+}
+
+func compareWords(a, b []uint64) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(a) - len(b)
+}
+
+// isEmptyValue reports whether v is 0, an empty event set or relation,
+// or an empty set of values.
+func isEmptyValue(v Value) bool {
+	switch v := v.(type) {
+	case emptyV:
+		return true
+	case setV:
+		return v.s.Empty()
+	case relV:
+		return v.r.Empty()
+	case valSetV:
+		return len(v) == 0
+	}
+	return false
+}
+
+// newValSet returns the set of vs: sorted, without duplicates.
+func newValSet(vs []Value) valSetV {
+	sort.SliceStable(vs, func(i, j int) bool { return compareValues(vs[i], vs[j]) < 0 })
+	out := vs[:0]
+	for i, v := range vs {
+		if i > 0 && compareValues(out[len(out)-1], v) == 0 {
+			continue
+		}
+		out = append(out, v)
+	}
+	return valSetV(out)
+}
+
+// String prints a value for messages and debug.
+func formatValue(v Value, x *axiom.Execution) string {
+	ev := func(i int) string {
+		if x == nil || i >= len(x.Ev) {
+			return fmt.Sprintf("e%d", i)
+		}
+		return fmt.Sprintf("e%d", i)
+	}
+	switch v := v.(type) {
+	case emptyV:
+		return "0"
+	case universeV:
+		return "_"
+	case setV:
+		var parts []string
+		v.s.Each(func(i int) { parts = append(parts, ev(i)) })
+		return "{" + strings.Join(parts, ", ") + "}"
+	case relV:
+		var parts []string
+		for _, p := range v.r.Pairs() {
+			parts = append(parts, "("+ev(p[0])+","+ev(p[1])+")")
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case eventV:
+		return ev(int(v))
+	case pairV:
+		return "(" + ev(v[0]) + "," + ev(v[1]) + ")"
+	case tagV:
+		return "'" + v.name
+	case tupleV:
+		var parts []string
+		for _, e := range v {
+			parts = append(parts, formatValue(e, x))
+		}
+		return "(" + strings.Join(parts, ", ") + ")"
+	case valSetV:
+		var parts []string
+		for _, e := range v {
+			parts = append(parts, formatValue(e, x))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return "<" + typeName(v) + ">"
+}

@@ -1,0 +1,153 @@
+package lkmm
+
+import (
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
+)
+
+// Vocab is the tag vocabulary of the C semantics as package axiom sees
+// it: the event sets of linux-kernel.bell and lock.cat, named as herd
+// names them (an annotation 'rcu-lock is the set Rcu-lock).
+var Vocab = []string{
+	"ONCE", "ACQUIRE", "RELEASE", "MB", "NORETURN", "RMW",
+	"LKR", "LKW", "UL", "LF", "RL", "RU",
+	"Srcu-lock", "Srcu-unlock", "Sync-srcu",
+	"Rmb", "Wmb", "Barrier", "Rcu-lock", "Rcu-unlock", "Sync-rcu",
+	"Before-atomic", "After-atomic", "After-spinlock", "After-unlock-lock", "After-srcu-read-unlock",
+}
+
+func vocabIndex(name string) int {
+	for i, v := range Vocab {
+		if v == name {
+			return i
+		}
+	}
+	panic("lkmm: no tag " + name)
+}
+
+var (
+	tagToVocab   [tagBits]int
+	fenceToVocab [len(fenceText)]int
+	vSyncSrcu    = vocabIndex("Sync-srcu")
+)
+
+func init() {
+	names := map[tag]string{tOnce: "ONCE", tAcquire: "ACQUIRE", tRelease: "RELEASE", tMb: "MB", tNoreturn: "NORETURN",
+		tRMW: "RMW", tLKR: "LKR", tLKW: "LKW", tUL: "UL", tLF: "LF", tRL: "RL", tRU: "RU",
+		tSrcuLock: "Srcu-lock", tSrcuUnlock: "Srcu-unlock"}
+	for i := range tagToVocab {
+		tagToVocab[i] = -1
+	}
+	for t, n := range names {
+		tagToVocab[bitIndex(t)] = vocabIndex(n)
+	}
+	fences := map[fenceKind]string{fMb: "MB", fRmb: "Rmb", fWmb: "Wmb", fBarrier: "Barrier", fRcuLock: "Rcu-lock",
+		fRcuUnlock: "Rcu-unlock", fSyncRcu: "Sync-rcu", fBeforeAtomic: "Before-atomic", fAfterAtomic: "After-atomic",
+		fAfterSpinlock: "After-spinlock", fAfterUnlockLock: "After-unlock-lock", fAfterSrcuReadUnlock: "After-srcu-read-unlock"}
+	for i := range fenceToVocab {
+		fenceToVocab[i] = -1
+	}
+	for f, n := range fences {
+		fenceToVocab[f] = vocabIndex(n)
+	}
+}
+
+func bitIndex(t tag) int {
+	for i := 0; i < tagBits; i++ {
+		if t == 1<<uint(i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Program returns the C test t as package axiom's program, with herd's
+// C semantics and LKMM annotations, for models run by the cat
+// interpreter. As in herd, lock events (LKR, LKW, UL, LF, RL, RU) are not
+// in the base R and W sets: lock.cat adds them, with their own rf and co.
+func Program(t *litmus.Test, loopBound int) (*axiom.Program, error) {
+	p, err := newProgram(t)
+	if err != nil {
+		return nil, err
+	}
+	if loopBound <= 0 {
+		loopBound = 2
+	}
+	ap := &axiom.Program{Test: t, Names: p.names, Index: p.index, Vocab: Vocab}
+	for _, v := range p.init {
+		ap.Init = append(ap.Init, axiom.Val{Sym: v.Sym, N: v.N})
+	}
+	for _, th := range p.threads {
+		ap.Threads = append(ap.Threads, &cThread{p: p, th: th, loopBound: loopBound})
+	}
+	return ap, nil
+}
+
+type cThread struct {
+	p         *program
+	th        *thread
+	loopBound int
+}
+
+func (c *cThread) ID() int { return c.th.id }
+
+func (c *cThread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, error) {
+	d := make([][]Val, len(dom))
+	for i, vs := range dom {
+		d[i] = make([]Val, len(vs))
+		for j, v := range vs {
+			d[i][j] = Val{Sym: v.Sym, N: v.N}
+		}
+	}
+	trs, cut, err := walk(c.p, c.th, d, c.loopBound, partial)
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]axiom.Trace, len(trs))
+	for i, tr := range trs {
+		out[i].Events = make([]axiom.Event, len(tr.events))
+		for j := range tr.events {
+			out[i].Events[j] = toAxiom(&tr.events[j], j, tr.events)
+		}
+		if tr.regs != nil {
+			out[i].Regs = make(map[string]axiom.Val, len(tr.regs))
+			for k, v := range tr.regs {
+				out[i].Regs[k] = axiom.Val{Sym: v.Sym, N: v.N}
+			}
+		}
+	}
+	return out, cut, nil
+}
+
+func toAxiom(e *event, j int, evs []event) axiom.Event {
+	a := axiom.Event{Thread: e.thread, Loc: e.loc, Val: axiom.Val{Sym: e.val.Sym, N: e.val.N}, RMW: e.rmwR, Instr: j,
+		Addr: e.addr, Data: e.data, Ctrl: e.ctrl, Pos: e.pos, Text: e.prim}
+	lock := e.tags&(tLKR|tLKW|tUL|tLF|tRL|tRU) != 0
+	switch e.kind {
+	case evR:
+		a.Kind = axiom.KindR
+	case evW:
+		a.Kind = axiom.KindW
+	case evF:
+		a.Kind = axiom.KindF
+	case evSync:
+		a.Kind = axiom.KindOther
+		a.Tags |= 1 << uint(vSyncSrcu)
+	}
+	if lock {
+		a.Kind = axiom.KindOther
+		a.RMW = -1 // lock.cat's lk-rmw, not the bell's rmw
+	}
+	if a.RMW >= 0 {
+		a.Instr = a.RMW // the RMW's read and write are one instruction
+	}
+	for b, t := 0, e.tags; t != 0; b, t = b+1, t>>1 {
+		if t&1 != 0 && tagToVocab[b] >= 0 {
+			a.Tags |= 1 << uint(tagToVocab[b])
+		}
+	}
+	if e.kind == evF && fenceToVocab[e.fence] >= 0 {
+		a.Tags |= 1 << uint(fenceToVocab[e.fence])
+	}
+	return a
+}
