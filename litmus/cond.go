@@ -210,7 +210,7 @@ func (p *parser) parseNotProp() Prop {
 
 // parseAtom parses
 //
-//	Atom = LocRef ( "=" | "==" | "!=" ) Value .
+//	Atom = LocRef ( "=" | "==" | "!=" | "<>" ) Value .
 func (p *parser) parseAtom() Prop {
 	pos := p.pos
 	loc := p.parseLocRef()
@@ -220,7 +220,8 @@ func (p *parser) parseAtom() Prop {
 	a := &AtomProp{Loc: loc, Op: "="}
 	switch {
 	case p.is("=") || p.is("=="):
-	case p.is("!="):
+	case p.is("!=") || p.is("<>"):
+		// "<>" is herd's other spelling of "!=" (stateLexer.mll).
 		a.Op = "!="
 	default:
 		p.errorExpected("= or !=")
