@@ -617,6 +617,7 @@ type Value struct {
 	ValPos Pos
 	IsInt  bool
 	Int    int64
+	Text   string  // AArch64, RISCV, PPC: the integer as written when not plain decimal ("0x10"), else ""
 	Sym    string  // the name, when !IsInt
 	Loc    *LocRef // set for a register or bracketed name on the right, e.g. "0:r1=1:r2"
 	EndPos Pos

@@ -468,6 +468,8 @@ func ValueString(v *Value) string {
 	switch {
 	case v.Loc != nil:
 		return LocString(v.Loc)
+	case v.IsInt && v.Text != "":
+		return v.Text
 	case v.IsInt:
 		return strconv.FormatInt(v.Int, 10)
 	}
