@@ -373,7 +373,18 @@ var aarch64SlotNames = map[string]string{
 	"ICOP": "IC operation", "DCOP": "DC operation", "TLBIOP": "TLBI operation",
 }
 
-func aarch64Describe(code string) string { return aarch64SlotNames[code] }
+func aarch64Describe(m *matcher, code string) string {
+	if m.width != 0 {
+		w := map[int]string{32: "W", 64: "X"}[m.width]
+		switch code {
+		case "R", "RS":
+			return w + " register"
+		case "E":
+			return w + " register or immediate"
+		}
+	}
+	return aarch64SlotNames[code]
+}
 
 // aarch64Slot matches the slot code against the pieces at m.i.
 func aarch64Slot(m *matcher, code string) bool {

@@ -37,8 +37,9 @@ type dialect struct {
 	piece func(p *parser, text string, off int) (piece, string)
 	// slot tries to match slot code against the pieces at m.i.
 	slot func(m *matcher, code string) bool
-	// describe names a slot code for "expected X" messages.
-	describe func(code string) string
+	// describe names a slot code for "expected X" messages, as far as
+	// m has matched.
+	describe func(m *matcher, code string) string
 	// imm formats an immediate as the dialect writes it ("#1" or "1").
 	immPrefix string
 }
@@ -202,7 +203,7 @@ func matchSigs(p *parser, d *dialect, in *Instr, sigs []string, pieces []piece) 
 		failed, want := false, ""
 		for _, code := range codes {
 			if !d.slot(m, code) {
-				failed, want = true, d.describe(code)
+				failed, want = true, d.describe(m, code)
 				break
 			}
 		}

@@ -113,7 +113,7 @@ var ppcSlotNames = map[string]string{
 	"m": "memory operand d(rA)", "md": "memory operand d(rA)", "x": "registers rA,rB", "l": "label",
 }
 
-func ppcDescribe(code string) string { return ppcSlotNames[code] }
+func ppcDescribe(_ *matcher, code string) string { return ppcSlotNames[code] }
 
 // ppcSlot matches the slot code against the pieces at m.i.
 func ppcSlot(m *matcher, code string) bool {

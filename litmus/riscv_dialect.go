@@ -147,7 +147,7 @@ var riscvSlotNames = map[string]string{
 	"l": "label", "s": "location name", "f": "fence set (r, w, rw, ir, ow, iorw)",
 }
 
-func riscvDescribe(code string) string { return riscvSlotNames[code] }
+func riscvDescribe(_ *matcher, code string) string { return riscvSlotNames[code] }
 
 // riscvSlot matches the slot code against the piece at m.i.
 func riscvSlot(m *matcher, code string) bool {
