@@ -17,9 +17,12 @@ type Arch string
 
 // The dialects this package reads.
 const (
-	ArchC     Arch = "C"
-	ArchX86   Arch = "X86"    // herd's Intel syntax
-	ArchX8664 Arch = "X86_64" // herd's AT&T syntax
+	ArchC       Arch = "C"
+	ArchX86     Arch = "X86"    // herd's Intel syntax
+	ArchX8664   Arch = "X86_64" // herd's AT&T syntax
+	ArchAArch64 Arch = "AArch64"
+	ArchRISCV   Arch = "RISCV"
+	ArchPPC     Arch = "PPC" // POWER
 )
 
 // Test is one parsed litmus file.
@@ -48,7 +51,10 @@ type Test struct {
 func (t *Test) Pos() Pos { return t.ArchPos }
 func (t *Test) End() Pos { return t.EndPos }
 
-// Meta is a header line "Key=Value" (X86 tests) kept for printing.
+// Meta is a header line "Key=Value" (X86 tests) kept for printing. In
+// AArch64, RISCV and PPC tests, a line between the header and the init
+// block that is not "Key=Value" is kept whole in Value with an empty
+// Key: herd's splitter skips such lines.
 type Meta struct {
 	KeyPos Pos
 	Key    string
@@ -333,15 +339,32 @@ func (*CastExpr) exprNode()   {}
 func (*BraceList) exprNode()  {}
 
 // ---------------------------------------------------------------------------
-// Assembly (X86 and X86_64).
+// Assembly (X86, X86_64, AArch64, RISCV and PPC).
 
 // Instr is one assembly instruction, or a label line (Label != "" and
 // Op == "").
+//
+// For X86 and X86_64, Op is the mnemonic as written and each operand
+// keeps the text it was written with; Mnemonic is empty.
+//
+// For AArch64, RISCV and PPC, Op is still the mnemonic as written (the
+// printer writes it back unchanged) and Mnemonic is its normalised
+// spelling: upper case for AArch64 ("LDADDAL", "B.EQ"), lower case for
+// RISCV ("amoswap.w.aq.rl", "lw.aq", "fence.tso") and PPC ("stwcx.",
+// "lwsync"). Pure aliases that herd reads as the same instruction are
+// folded: AArch64 B.NONE, B.ANY, ... become B.EQ, B.NE, ...; RISC-V
+// ".aqrl" becomes ".aq.rl"; PPC hwsync becomes sync, bnl bge and bng
+// ble. Args are typed operands in the order written, one per operand of
+// the instruction: "ADD X0,X1,X2,LSL #2" has three, the last an
+// OpdShiftedReg. Operand shapes are checked against the instruction
+// (docs/language.md lists them), so the semantics can index Args
+// directly.
 type Instr struct {
 	InstrPos Pos
 	Label    string     // "L0x31" for a line "L0x31:"
-	Prefix   string     // "LOCK" when written with a lock prefix, upper-case
-	Op       string     // mnemonic as written, e.g. "MOV", "movl", "xchgl"
+	Prefix   string     // "LOCK" when written with a lock prefix, upper-case (X86 only)
+	Op       string     // mnemonic as written, e.g. "MOV", "movl", "xchgl", "ldr", "amoor.w.aqrl"
+	Mnemonic string     // AArch64, RISCV, PPC: the normalised mnemonic; "" for X86
 	Args     []*Operand // in the order written (Intel: dst,src; AT&T: src,dst)
 	EndPos   Pos
 }
@@ -353,35 +376,130 @@ func (i *Instr) End() Pos { return i.EndPos }
 // OperandKind says what an Operand is.
 type OperandKind int
 
-// Operand kinds.
+// Operand kinds. The first four serve every dialect; the others occur
+// only in AArch64, RISCV and PPC code.
 const (
-	OpdReg   OperandKind = iota // EAX, %eax
-	OpdImm                      // $1 (Intel and AT&T), or a bare number where herd allows it
-	OpdMem                      // [x], (x), 0(%rax,%rbx,8), [x+EAX]
-	OpdLabel                    // a branch target
+	OpdReg   OperandKind = iota // EAX, %eax; W1, X2, SP; x5, a0; r3, cr0
+	OpdImm                      // $1 (Intel and AT&T), #1 (AArch64), 1 (RISCV, PPC), or a bare number where herd allows it
+	OpdMem                      // [x], (x), 0(%rax,%rbx,8), [x+EAX]; [X1,#8], [X1],#8; 8(x5); 0(r2), r2,r3
+	OpdLabel                    // a branch target; AArch64 also ".+4" (Label "." and Imm the offset)
+
+	OpdShiftedReg  // AArch64 register with a shift: "X2,LSL #2" (R, Shift, Amount)
+	OpdExtendedReg // AArch64 register with an extension: "W2,SXTW #2" (R, Shift, Amount)
+	OpdCond        // AArch64 condition code: Cond "EQ", "NE", ...
+	OpdBarrier     // AArch64 DMB/DSB option: Barrier "SY", "ISH", "ISHLD", "LD", ...
+	OpdFenceSet    // RISCV fence predecessor or successor set: Fence "r", "w", "rw", "ir", "ow", "iorw"
+	OpdSys         // AArch64 system operand: Sys "ELR_EL1" (MRS, MSR), "CVAU" (DC), "IVAU" (IC), "VMALLE1IS" (TLBI)
+	OpdSym         // RISCV "la" operand: Sym names a shared location
 )
 
 // Operand is one instruction operand.
 type Operand struct {
 	OpdPos Pos
 	Kind   OperandKind
-	Reg    string // OpdReg: register as written without '%'
-	Imm    int64  // OpdImm
+	Reg    string // OpdReg: X86 register as written without '%'; AArch64, RISCV, PPC: R.Text
+	Imm    int64  // OpdImm; OpdLabel ".+N": N
 	Label  string // OpdLabel
-	// OpdMem: address = Sym + Disp + Base + Index*Scale; Seg is an
-	// optional segment override ("cs"), kept for printing.
+	// X86 OpdMem: address = Sym + Disp + Base + Index*Scale; Seg is an
+	// optional segment override ("cs"), kept for printing. OpdSym: Sym.
 	Sym   string
 	Disp  int64
 	Base  string
 	Index string
 	Scale int
 	Seg   string
-	Text  string // the operand as written, for messages and printing
+	// Text is the operand as written for X86 and X86_64. For AArch64,
+	// RISCV and PPC it is the canonical spelling that the printer
+	// writes, a function of the fields below: "#1", "X2,LSL #2",
+	// "[X1,W2,SXTW]", "0(x5)", "r2,r3".
+	Text string
+
+	// The fields below are set for AArch64, RISCV and PPC only.
+
+	// R is the register of OpdReg, OpdShiftedReg and OpdExtendedReg.
+	R *Register
+	// Mem is the address of OpdMem.
+	Mem *MemRef
+	// Shift is the shift of OpdShiftedReg ("LSL", "LSR", "ASR",
+	// "ROR") or of a shifted OpdImm ("LSL", as in "MOVZ X0,#1,LSL #16"
+	// or "ADD X0,X1,#1,LSL #12"; "MSL"); the extension of
+	// OpdExtendedReg ("UXTB", "UXTH", "UXTW", "UXTX", "SXTB", "SXTH",
+	// "SXTW", "SXTX"). Amount is its amount, 0 when not written.
+	Shift  string
+	Amount int64
+	// Cond, Barrier, Fence and Sys name the operand of those kinds, in
+	// canonical case (upper case for AArch64, lower case for RISCV).
+	Cond    string
+	Barrier string
+	Fence   string
+	Sys     string
+	// EndPos is the first byte after the operand as written; for X86
+	// it is not set and End uses the length of Text.
+	EndPos Pos
 }
 
 // Pos and End implement Node.
 func (o *Operand) Pos() Pos { return o.OpdPos }
-func (o *Operand) End() Pos { return o.OpdPos + Pos(len(o.Text)) }
+func (o *Operand) End() Pos {
+	if o.EndPos.IsValid() {
+		return o.EndPos
+	}
+	return o.OpdPos + Pos(len(o.Text))
+}
+
+// Register is a machine register of AArch64, RISCV or PPC code, as an
+// operand or inside a memory operand.
+type Register struct {
+	// Name is the canonical name of the whole register: AArch64 "X0"
+	// to "X30", "XZR" (the zero register, also for WZR) and "SP";
+	// RISCV "x0" to "x31" (ABI names map to these: a0 is x10); PPC
+	// "r0" to "r31", "cr0" to "cr7" (condition register fields), "lr".
+	Name string
+	// Width is the number of bits the operand reads or writes: 32 for
+	// AArch64 W registers and WZR, 64 for X registers, XZR, SP, RISCV
+	// and PPC general registers; 4 for a PPC condition register field.
+	Width int
+	// Text is the register as the printer writes it: AArch64 in upper
+	// case ("W1", "WZR", "LR"), RISCV as written ("a0", "x10"), PPC in
+	// lower case ("r1").
+	Text string
+}
+
+// AddrMode is how an AArch64 memory operand updates its base register.
+type AddrMode int
+
+// Addressing modes.
+const (
+	AddrOffset    AddrMode = iota // [X1], [X1,#8], [X1,X2]: the base is not written
+	AddrPreIndex                  // [X1,#8]!: address X1+8, then X1 += 8
+	AddrPostIndex                 // [X1],#8: address X1, then X1 += 8
+)
+
+// MemRef is the address of an AArch64, RISCV or PPC memory operand:
+// Base + Offset, or Base + extend(Index) << Amount.
+//
+//	AArch64 [X1]           Base X1
+//	        [X1,#8]        Base X1, Offset 8
+//	        [X1,#8]!       Base X1, Offset 8, Mode AddrPreIndex
+//	        [X1],#8        Base X1, Offset 8, Mode AddrPostIndex
+//	        [X1,X2]        Base X1, Index X2
+//	        [X1,W2,SXTW]   Base X1, Index W2, Extend "SXTW"
+//	        [X1,X2,LSL #3] Base X1, Index X2, Extend "LSL", Amount 3
+//	RISCV   8(x5), (x5)    Base x5, Offset 8 or 0
+//	PPC     8(r2), 8,r2    Base r2, Offset 8
+//	        r2,r3          Base r2, Index r3 (the indexed forms lwzx,
+//	                       stwx, lwarx, stwcx., dcbf, ...)
+//
+// In PPC, a Base of r0 reads as the value 0, not as the register (the
+// architecture's "(RA|0)"); the parser keeps what is written.
+type MemRef struct {
+	Base   Register
+	Offset int64
+	Index  *Register
+	Extend string // AArch64 index modifier: "", "LSL", "UXTW", "SXTW", "SXTX"
+	Amount int64  // AArch64 index shift amount, 0 when not written
+	Mode   AddrMode
+}
 
 // ---------------------------------------------------------------------------
 // Final section: locations, filter, condition, invariants.
@@ -499,6 +617,7 @@ type Value struct {
 	ValPos Pos
 	IsInt  bool
 	Int    int64
+	Text   string  // AArch64, RISCV, PPC: the integer as written when not plain decimal ("0x10"), else ""
 	Sym    string  // the name, when !IsInt
 	Loc    *LocRef // set for a register or bracketed name on the right, e.g. "0:r1=1:r2"
 	EndPos Pos

@@ -210,7 +210,7 @@ func (p *parser) parseNotProp() Prop {
 
 // parseAtom parses
 //
-//	Atom = LocRef ( "=" | "==" | "!=" ) Value .
+//	Atom = LocRef ( "=" | "==" | "!=" | "<>" ) Value .
 func (p *parser) parseAtom() Prop {
 	pos := p.pos
 	loc := p.parseLocRef()
@@ -220,7 +220,8 @@ func (p *parser) parseAtom() Prop {
 	a := &AtomProp{Loc: loc, Op: "="}
 	switch {
 	case p.is("=") || p.is("=="):
-	case p.is("!="):
+	case p.is("!=") || p.is("<>"):
+		// "<>" is herd's other spelling of "!=" (stateLexer.mll).
 		a.Op = "!="
 	default:
 		p.errorExpected("= or !=")
@@ -312,11 +313,12 @@ func (p *parser) parseValue() *Value {
 			v.EndPos = p.pos
 			return v
 		}
-		n, ok := parseIntLit(p.lit)
+		lit := p.lit
+		n, ok := parseIntLit(lit)
 		if !ok {
-			p.error(p.pos, "invalid integer literal "+p.lit)
+			p.error(p.pos, "invalid integer literal "+lit)
 		}
-		end := p.pos + Pos(len(p.lit))
+		end := p.pos + Pos(len(lit))
 		p.next()
 		if !neg && p.is(":") {
 			// A register on the right: 0:r1=1:r2.
@@ -336,6 +338,14 @@ func (p *parser) parseValue() *Value {
 			n = -n
 		}
 		v.IsInt, v.Int, v.EndPos = true, n, end
+		if _, err := strconv.ParseInt(lit, 10, 64); err != nil && dialectOf(p.test.Arch) != nil {
+			// Keep the hexadecimal values of the mixed-size tests
+			// as written: x=0x101010102020202.
+			v.Text = lit
+			if neg {
+				v.Text = "-" + lit
+			}
+		}
 	case p.is("["):
 		v.Loc = p.parseLocRef()
 		if v.Loc != nil {

@@ -42,7 +42,7 @@ func TestCorpusParses(t *testing.T) {
 	for _, sub := range []struct {
 		dir  string
 		want int
-	}{{"lkmm", 126}, {"x86", 64}} {
+	}{{"lkmm", 126}, {"x86", 64}, {"arch/aarch64", 230}, {"arch/riscv", 150}, {"arch/ppc", 150}} {
 		t.Run(sub.dir, func(t *testing.T) {
 			files := corpusFiles(t, sub.dir)
 			ok := 0

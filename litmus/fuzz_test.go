@@ -12,7 +12,7 @@ import (
 // through the printer.
 func FuzzParse(f *testing.F) {
 	var seeds []string
-	for _, sub := range []string{"lkmm", "x86"} {
+	for _, sub := range []string{"lkmm", "x86", "arch"} {
 		root := filepath.Join(corpusDir, sub)
 		_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".litmus") {

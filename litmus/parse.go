@@ -254,13 +254,13 @@ func (p *parser) parseHeader() int {
 	end := p.word(off)
 	arch := string(p.src[off:end])
 	switch Arch(arch) {
-	case ArchC, ArchX86, ArchX8664:
+	case ArchC, ArchX86, ArchX8664, ArchAArch64, ArchRISCV, ArchPPC:
 		p.test.Arch, p.test.ArchPos = Arch(arch), Pos(off+1)
 	default:
 		if arch == "" {
-			p.errorAt(off, "expected architecture C, X86 or X86_64, found EOF")
+			p.errorAt(off, "expected architecture C, X86, X86_64, AArch64, RISCV or PPC, found EOF")
 		} else {
-			p.errorAt(off, fmt.Sprintf("unsupported architecture %q (want C, X86 or X86_64)", arch))
+			p.errorAt(off, fmt.Sprintf("unsupported architecture %q (want C, X86, X86_64, AArch64, RISCV or PPC)", arch))
 		}
 		return end
 	}
@@ -343,6 +343,14 @@ func (p *parser) parsePrelude(off int) int {
 		key, value, ok := strings.Cut(line, "=")
 		key = strings.TrimSpace(key)
 		if !ok || !isMetaKey(key) {
+			if dialectOf(p.test.Arch) != nil && !strings.Contains(line, "{") {
+				// herd's splitter skips any other line before the
+				// init block (splitter.mll, find_init), as in a
+				// PPC test whose cycle line lost its "Cycle=".
+				p.test.Meta = append(p.test.Meta, &Meta{KeyPos: Pos(off + 1), Value: strings.TrimSpace(line)})
+				off = eol
+				continue
+			}
 			p.errorAt(off, "expected {, found "+p.describeAt(off))
 			return len(p.src)
 		}

@@ -62,10 +62,10 @@ func TestValidC(t *testing.T) {
 // TestInvalidSnippets checks that bad input gives the right error.
 func TestInvalidSnippets(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"", "expected architecture C, X86 or X86_64, found EOF"},
+		{"", "expected architecture C, X86, X86_64, AArch64, RISCV or PPC, found EOF"},
 		{"C", "expected test name after C"},
 		{"C t", "expected {, found EOF"},
-		{"PPC t\n{}\n", `unsupported architecture "PPC"`},
+		{"MIPS t\n{}\n", `unsupported architecture "MIPS"`},
 		{"C t\n{", "expected } closing the init block, found EOF"},
 		{"C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1) }", "expected ;, found '}'"},
 		{"C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1);", "expected }, found EOF"},

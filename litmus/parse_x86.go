@@ -38,7 +38,8 @@ type cell struct {
 	text string
 }
 
-// parseX86Procs parses the code table
+// parseX86Procs parses the code table of every assembly dialect (X86,
+// X86_64, AArch64, RISCV, PPC)
 //
 //	Code = [ ";" ] Row { Row } .
 //	Row  = Cell { "|" Cell } ";" .
@@ -58,7 +59,7 @@ func (p *parser) parseX86Procs(off int) int {
 		end := off
 		for end < len(p.src) && p.src[end] != '\n' {
 			if p.src[end] == ';' {
-				if !lockBefore(p.src, off, end) {
+				if dialectOf(p.test.Arch) != nil || !lockBefore(p.src, off, end) {
 					break
 				}
 				// "LOCK; INC [x]": herd's grammar reads "LOCK semi_opt
@@ -155,7 +156,13 @@ func (p *parser) x86Row(cells []cell) {
 			return
 		}
 		proc := p.test.Procs[i]
-		for _, in := range p.parseInstrs(c) {
+		var code []*Instr
+		if d := dialectOf(p.test.Arch); d != nil {
+			code = p.parseArchCell(d, c)
+		} else {
+			code = p.parseInstrs(c)
+		}
+		for _, in := range code {
 			proc.Code = append(proc.Code, in)
 			proc.EndPos = in.EndPos
 		}

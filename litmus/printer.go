@@ -74,6 +74,10 @@ func (pr *printer) test() {
 		pr.printf("\"%s\"\n", t.Doc)
 	}
 	for _, m := range t.Meta {
+		if m.Key == "" {
+			pr.printf("%s\n", m.Value)
+			continue
+		}
 		pr.printf("%s=%s\n", m.Key, m.Value)
 	}
 	pr.flush(t.InitPos, "")
@@ -464,6 +468,8 @@ func ValueString(v *Value) string {
 	switch {
 	case v.Loc != nil:
 		return LocString(v.Loc)
+	case v.IsInt && v.Text != "":
+		return v.Text
 	case v.IsInt:
 		return strconv.FormatInt(v.Int, 10)
 	}

@@ -110,5 +110,5 @@ func TestOtherDialectsRejected(t *testing.T) {
 	var list ErrorList
 	require.ErrorAs(t, err, &list)
 	require.Len(t, list, 1, "one error, not a cascade: %v", err)
-	require.Equal(t, `t.litmus:1:1: unsupported architecture "LISA" (want C, X86 or X86_64)`, err.Error())
+	require.Equal(t, `t.litmus:1:1: unsupported architecture "LISA" (want C, X86, X86_64, AArch64, RISCV or PPC)`, err.Error())
 }

@@ -20,7 +20,7 @@ func requireRoundTrip(t *testing.T, name string, tst *Test) {
 // TestCorpusRoundTrip checks parse(print(parse(f))) = parse(f) for every
 // corpus file.
 func TestCorpusRoundTrip(t *testing.T) {
-	for _, sub := range []string{"lkmm", "x86"} {
+	for _, sub := range []string{"lkmm", "x86", "arch"} {
 		for _, f := range corpusFiles(t, sub) {
 			tst, err := ParseFile(f)
 			require.NoError(t, err)

@@ -1,0 +1,123 @@
+package litmus
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestGoldenAsm dumps the typed operands of each assembly test
+// testdata/parse/X.litmus of the AArch64, RISCV and PPC dialects and
+// compares the dump with X.litmus.ast; -update rewrites the files.
+// TestGoldenPrint checks the printed text of the same files.
+func TestGoldenAsm(t *testing.T) {
+	files, err := filepath.Glob("testdata/parse/*.litmus")
+	require.NoError(t, err)
+	n := 0
+	for _, f := range files {
+		tst, err := ParseFile(f)
+		require.NoError(t, err)
+		if dialectOf(tst.Arch) == nil {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			got := asmDump(tst)
+			golden := f + ".ast"
+			if *update {
+				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+				return
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "missing golden file; run go test ./litmus -run TestGoldenAsm -update")
+			require.Equal(t, string(want), got, "operand dump differs from %s", golden)
+		})
+	}
+	require.NotZero(t, n, "no AArch64, RISCV or PPC test in testdata/parse")
+}
+
+// asmDump writes one line per instruction: the source line and column,
+// the mnemonic as written and normalised, then each operand's kind and
+// fields.
+func asmDump(t *Test) string {
+	var b strings.Builder
+	for _, p := range t.Procs {
+		fmt.Fprintf(&b, "P%d\n", p.ID)
+		for _, in := range p.Code {
+			pos := t.File.Position(in.Pos())
+			fmt.Fprintf(&b, "  %d:%d ", pos.Line, pos.Column)
+			if in.Op == "" {
+				fmt.Fprintf(&b, "label %s\n", in.Label)
+				continue
+			}
+			fmt.Fprintf(&b, "%s (%s)", in.Op, in.Mnemonic)
+			for _, a := range in.Args {
+				fmt.Fprintf(&b, " | %s", operandDump(a))
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func regDump(r *Register) string {
+	s := fmt.Sprintf("%s/%d", r.Name, r.Width)
+	if r.Text != r.Name {
+		s += "=" + r.Text
+	}
+	return s
+}
+
+func operandDump(o *Operand) string {
+	switch o.Kind {
+	case OpdReg:
+		return "reg " + regDump(o.R)
+	case OpdImm:
+		if o.Shift != "" {
+			return fmt.Sprintf("imm %d %s %d", o.Imm, o.Shift, o.Amount)
+		}
+		return fmt.Sprintf("imm %d", o.Imm)
+	case OpdShiftedReg:
+		return fmt.Sprintf("shifted %s %s %d", regDump(o.R), o.Shift, o.Amount)
+	case OpdExtendedReg:
+		return fmt.Sprintf("extended %s %s %d", regDump(o.R), o.Shift, o.Amount)
+	case OpdMem:
+		m := o.Mem
+		s := "mem base " + regDump(&m.Base)
+		if m.Index != nil {
+			s += " index " + regDump(m.Index)
+			if m.Extend != "" {
+				s += fmt.Sprintf(" %s %d", m.Extend, m.Amount)
+			}
+		} else {
+			s += fmt.Sprintf(" offset %d", m.Offset)
+		}
+		switch m.Mode {
+		case AddrPreIndex:
+			s += " pre-index"
+		case AddrPostIndex:
+			s += " post-index"
+		}
+		return s
+	case OpdLabel:
+		if o.Label == "." {
+			return fmt.Sprintf("label .%+d", o.Imm)
+		}
+		return "label " + o.Label
+	case OpdCond:
+		return "cond " + o.Cond
+	case OpdBarrier:
+		return "barrier " + o.Barrier
+	case OpdFenceSet:
+		return "fence " + o.Fence
+	case OpdSys:
+		return "sys " + o.Sys
+	case OpdSym:
+		return "sym " + o.Sym
+	}
+	return fmt.Sprintf("kind %d", o.Kind)
+}

@@ -1,0 +1,163 @@
+package litmus
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The PPC (POWER) dialect, after herd 7.58's PPCLexer.mll and
+// PPCParser.mly, plus ldarx, stdcx., cmpd and cmpdi, which herd's PPC
+// front end lacks but 64-bit kernel code uses.
+
+var ppcDialect = &dialect{
+	arch:        ArchPPC,
+	norm:        ppcNorm,
+	instrs:      ppcInstrs(),
+	unsupported: func(string) (string, bool) { return "", false },
+	piece:       ppcPiece,
+	slot:        ppcSlot,
+	describe:    ppcDescribe,
+}
+
+// ppcAliases are herd's other names of the same instruction.
+var ppcAliases = map[string]string{"hwsync": "sync", "bnl": "bge", "bng": "ble"}
+
+// ppcNorm lower-cases a mnemonic and folds herd's aliases.
+func ppcNorm(op string) string {
+	m := strings.ToLower(op)
+	if a, ok := ppcAliases[m]; ok {
+		return a
+	}
+	return m
+}
+
+// ppcInstrs builds the mnemonic table. Slot codes:
+//
+//	r   a general register r0..r31
+//	i   an immediate
+//	c   a condition register field cr0..cr7
+//	m   a memory operand d(rA), or herd's "d,rA"
+//	md  a memory operand d(rA)
+//	x   an indexed memory operand rA,rB
+//	l   a label
+func ppcInstrs() map[string][]string {
+	t := map[string][]string{}
+	add := func(sig string, names ...string) {
+		for _, n := range names {
+			t[n] = append(t[n], strings.Split(sig, "|")...)
+		}
+	}
+	add("", "nop", "sync", "lwsync", "eieio", "isync", "blr")
+	add("r,r,r", "add", "add.", "sub", "sub.", "subf", "subf.", "xor", "xor.", "or", "or.",
+		"and", "and.", "mullw", "mullw.", "divw", "divw.", "nor", "nor.", "slw", "sraw")
+	add("r,r,i", "addi", "addis", "subi", "xori", "ori", "andi.", "mulli", "srawi", "clrldi")
+	add("r,r,i,i,i", "rlwinm", "rlwimi")
+	add("r,r", "mr", "extsw", "neg", "neg.")
+	add("r,i", "li", "lis", "cmplwi")
+	add("r,i|c,r,i", "cmpwi", "cmpdi")
+	add("r,r|c,r,r", "cmpw", "cmpd")
+	add("r,m", "lbz", "lhz", "lwz", "ld", "lwzu", "stb", "sth", "stw", "std", "stwu")
+	add("r,md", "lwa", "lmw", "stmw")
+	add("r,x", "lbzx", "lhzx", "lwzx", "ldx", "lwax", "stbx", "sthx", "stwx", "stdx",
+		"lwarx", "ldarx", "stwcx.", "stdcx.")
+	add("x", "dcbf")
+	add("l", "b", "beq", "bne", "blt", "bge", "bgt", "ble", "bl")
+	add("r", "mtlr", "mflr", "mfcr")
+	return t
+}
+
+// ppcReg parses a general register r0..r31 (in any case), or lr.
+func ppcReg(s string) (Register, bool) {
+	l := strings.ToLower(s)
+	if l == "lr" {
+		return Register{Name: l, Width: 64, Text: l}, true
+	}
+	if len(l) < 2 || len(l) > 3 || l[0] != 'r' || !isDigit(l[1]) || len(l) == 3 && (!isDigit(l[2]) || l[1] == '0') {
+		return Register{}, false
+	}
+	if n, _ := strconv.Atoi(l[1:]); n > 31 {
+		return Register{}, false
+	}
+	return Register{Name: l, Width: 64, Text: l}, true
+}
+
+// ppcCR parses a condition register field cr0..cr7.
+func ppcCR(s string) (Register, bool) {
+	l := strings.ToLower(s)
+	if len(l) != 3 || !strings.HasPrefix(l, "cr") || l[2] < '0' || l[2] > '7' {
+		return Register{}, false
+	}
+	return Register{Name: l, Width: 4, Text: l}, true
+}
+
+// ppcPiece reads one operand piece
+//
+//	Piece = Register | Int | Int "(" Register ")" | Name .
+func ppcPiece(_ *parser, s string, off int) (piece, string) {
+	if pc, msg, ok := parenMem(s, off, ppcReg); ok {
+		if msg == "" && strings.HasPrefix(strings.TrimSpace(s), "(") {
+			return pc, "expected offset before ("
+		}
+		return pc, msg
+	}
+	return plainPiece(s, off, func(s string) (Register, bool) {
+		if r, ok := ppcReg(s); ok {
+			return r, true
+		}
+		return ppcCR(s)
+	})
+}
+
+var ppcSlotNames = map[string]string{
+	"r": "register", "i": "immediate", "c": "condition register field (cr0..cr7)",
+	"m": "memory operand d(rA)", "md": "memory operand d(rA)", "x": "registers rA,rB", "l": "label",
+}
+
+func ppcDescribe(_ *matcher, code string) string { return ppcSlotNames[code] }
+
+// ppcSlot matches the slot code against the pieces at m.i.
+func ppcSlot(m *matcher, code string) bool {
+	pc, next := m.peek(0), m.peek(1)
+	if pc == nil {
+		return false
+	}
+	isGPR := func(p *piece) bool { return p != nil && p.kind == pReg && p.reg.Width == 64 }
+	switch code {
+	case "r":
+		if !isGPR(pc) {
+			return false
+		}
+		return m.emit(&Operand{Kind: OpdReg, R: regPtr(pc.reg)}, 1)
+	case "c":
+		if pc.kind != pReg || pc.reg.Width != 4 {
+			return false
+		}
+		return m.emit(&Operand{Kind: OpdReg, R: regPtr(pc.reg)}, 1)
+	case "i":
+		if pc.kind != pImm {
+			return false
+		}
+		return m.emit(&Operand{Kind: OpdImm, Imm: pc.imm}, 1)
+	case "m", "md":
+		if pc.kind == pMem {
+			mem := pc.mem
+			return m.emit(&Operand{Kind: OpdMem, Mem: &mem}, 1)
+		}
+		if code == "m" && pc.kind == pImm && isGPR(next) {
+			return m.emit(&Operand{Kind: OpdMem, Mem: &MemRef{Base: next.reg, Offset: pc.imm}}, 2)
+		}
+		return false
+	case "x":
+		if !isGPR(pc) || !isGPR(next) {
+			return false
+		}
+		idx := next.reg
+		return m.emit(&Operand{Kind: OpdMem, Mem: &MemRef{Base: pc.reg, Index: &idx}}, 2)
+	case "l":
+		if pc.kind != pName {
+			return false
+		}
+		return m.emit(&Operand{Kind: OpdLabel, Label: pc.name}, 1)
+	}
+	return false
+}
