@@ -20,8 +20,45 @@ func (p *Program) Combine(ctx context.Context, dom [][]Val, paths [][]Trace, al 
 		c.acc[i] = NewSet(c.nVals)
 	}
 	c.pick = make([]*Trace, len(paths))
+	c.shapes(paths)
 	c.run(0)
 	return c.err
+}
+
+// shapes numbers the paths of each thread by their structure: two paths
+// with the same shape differ only in the values read and written, so two
+// combinations of paths of the same shapes have the same events and base
+// relations, and whatever a model computes from those alone.
+func (c *combiner) shapes(paths [][]Trace) {
+	for i := range paths {
+		ids := map[string]int{}
+		var buf []byte
+		for k := range paths[i] {
+			tr := &paths[i][k]
+			buf = buf[:0]
+			for _, e := range tr.Events {
+				buf = append(buf, byte(e.Kind), byte(e.Tags), byte(e.Tags>>8), byte(e.Tags>>16), byte(e.Tags>>24),
+					byte(e.Tags>>32), byte(e.Tags>>40), byte(e.Tags>>48), byte(e.Tags>>56),
+					byte(e.Loc), byte(e.Loc>>8), byte(e.RMW), byte(e.RMW>>8), byte(e.Instr), byte(e.Instr>>8))
+				for _, deps := range [][]int{e.Addr, e.Data, e.Ctrl} {
+					buf = append(buf, byte(len(deps)))
+					for _, d := range deps {
+						buf = append(buf, byte(d), byte(d>>8))
+					}
+				}
+			}
+			id, ok := ids[string(buf)]
+			if !ok {
+				id = len(ids)
+				ids[string(buf)] = id
+			}
+			tr.shape = id
+		}
+	}
+	c.last = make([]int, len(paths))
+	for i := range c.last {
+		c.last[i] = -1
+	}
 }
 
 type combiner struct {
@@ -35,6 +72,7 @@ type combiner struct {
 	acc     []Set // acc[i]: pairs written by the paths chosen for threads < i
 	future  []Set // future[i]: pairs some path of a thread >= i writes
 	pick    []*Trace
+	last    []int // the shape of each thread's path in the last combination
 	scratch *Execution
 	steps   int
 	stop    bool
@@ -101,9 +139,26 @@ func (c *combiner) run(i int) {
 				}
 			}
 		}
-		c.al.Reset(ArenaMark{})
-		x := c.p.NewExecution(c.pick, c.al, c.scratch)
-		c.scratch = x
+		same := c.scratch != nil
+		for i, tr := range c.pick {
+			if c.last[i] != tr.shape {
+				same = false
+			}
+			c.last[i] = tr.shape
+		}
+		x := c.scratch
+		if same {
+			x.rebind(c.pick)
+		} else {
+			c.al.Reset(ArenaMark{})
+			gen := 0
+			if x != nil {
+				gen = x.Gen
+			}
+			x = c.p.NewExecution(c.pick, c.al, c.scratch)
+			x.Gen = gen + 1
+			c.scratch = x
+		}
 		if !c.visit(x) {
 			c.stop = true
 		}

@@ -93,6 +93,9 @@ func NewCondEval(p *Program) (*CondEval, error) {
 		if a.Th >= 0 && a.Proc != b.Proc {
 			return a.Proc < b.Proc
 		}
+		if a.Th >= 0 && p.RegLess != nil {
+			return p.RegLess(a.Name, b.Name)
+		}
 		return a.Name < b.Name
 	})
 	return c, nil
@@ -118,7 +121,11 @@ func (c *CondEval) resolve(l *litmus.LocRef) (ObsLoc, error) {
 
 func (c *CondEval) Value(o ObsLoc, f Final) Val {
 	if o.Th >= 0 {
-		return f.Regs[o.Th][o.Name] // a register never written reads 0
+		name := o.Name
+		if c.p.RegName != nil {
+			name = c.p.RegName(name)
+		}
+		return f.Regs[o.Th][name] // a register never written reads 0
 	}
 	return f.Mem[o.Loc]
 }

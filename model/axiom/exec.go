@@ -23,8 +23,28 @@ type Execution struct {
 	IW, R, W, M, F, B Set
 	Tag               []Set // the events carrying each tag of P.Vocab
 
+	// Gen numbers the structures of the executions a Combine visits: an
+	// execution with the same Gen as the previous one has the same events
+	// and base relations, only other values (see combiner.shapes), and
+	// nothing allocated in Al since Mark was freed.
+	Gen int
+
 	Al   *Arena
 	mark ArenaMark // the arena past the base relations
+}
+
+// rebind points x at paths of the same shapes as its own: the same events
+// and relations with other values.
+func (x *Execution) rebind(paths []*Trace) {
+	k := len(x.P.Names)
+	x.Regs = x.Regs[:0]
+	for _, t := range paths {
+		x.Regs = append(x.Regs, t.Regs)
+		for j := range t.Events {
+			x.Ev[k] = &t.Events[j]
+			k++
+		}
+	}
 }
 
 // NewExecution builds the events and base relations of one combination

@@ -20,6 +20,13 @@ type Program struct {
 	// A semantics lists every tag of its dialect, so that a model may
 	// name a set no event of this test is in (it is empty).
 	Vocab []string
+	// RegName, when not nil, gives the name under which a thread's path
+	// keeps a register that a condition or locations clause writes
+	// name ("0:W0" and "0:X0" are both X0 in AArch64).
+	RegName func(name string) string
+	// RegLess, when not nil, orders a thread's registers in final states
+	// as herd prints them (X4 before X10); names otherwise sort as text.
+	RegLess func(a, b string) bool
 
 	iw []Event // the initial write of each location, built once
 }

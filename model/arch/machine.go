@@ -1,0 +1,501 @@
+// Package arch gives assembly litmus tests (AArch64, RISC-V, POWER, x86)
+// their events, as herd7's per-architecture semantics do: each thread's
+// code runs with concrete values, every read is a choice point over the
+// values its location may hold, and each instruction emits its reads,
+// writes, fences and branches with the tags the architecture's models
+// name (A, L, DMB.ISH, ...) and the dependencies that reach it through
+// registers. The result is a model/axiom program that any cat model of
+// the architecture can check.
+//
+// One file per architecture holds its instructions' meaning; this file
+// is the machine they share: registers with the reads their values
+// depend on, control flow, loop unrolling, and the odometer that
+// enumerates the choices of a thread.
+package arch
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
+)
+
+// Options steer the construction of a program.
+type Options struct {
+	// LoopBound is how many times a backward branch may be taken on one
+	// path; a path that would take it again is cut, as herd's -unroll
+	// does. Zero means 2, herd's default.
+	LoopBound int
+}
+
+// semantics is one architecture's meaning of its instructions.
+type semantics interface {
+	// vocab lists every tag the architecture's events may carry.
+	vocab() []string
+	// canon returns the name under which a register is kept ("W0" and
+	// "X0" are both "X0"), or "" when name is not a register.
+	canon(name string) string
+	// exec executes one instruction on m. It returns the label to jump
+	// to when the instruction branches, else "".
+	exec(m *machine, in *litmus.Instr) string
+}
+
+var archs = map[litmus.Arch]func() semantics{}
+
+// Supported reports whether tests of dialect a have a semantics here.
+func Supported(a litmus.Arch) bool { return archs[a] != nil }
+
+// program is an assembly test being made ready.
+type program struct {
+	test  *litmus.Test
+	sem   semantics
+	names []string
+	index map[string]int
+	opt   Options
+}
+
+// Program returns the assembly test t as an axiom program.
+func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
+	mk := archs[t.Arch]
+	if mk == nil {
+		return nil, fmt.Errorf("%s: no semantics for %s tests", t.Name, t.Arch)
+	}
+	if opt.LoopBound <= 0 {
+		opt.LoopBound = 2
+	}
+	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt}
+	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), RegName: func(n string) string {
+		if c := p.sem.canon(n); c != "" {
+			return c
+		}
+		return n
+	}}
+	ap.RegLess = func(a, b string) bool { return regLess(ap.RegName(a), ap.RegName(b)) }
+	if err := p.locations(); err != nil {
+		return nil, err
+	}
+	ap.Names, ap.Index = p.names, p.index
+	ap.Init = make([]axiom.Val, len(p.names))
+	regInit := map[int]map[string]axiom.Val{}
+	var errs litmus.ErrorList
+	for _, it := range t.Init {
+		v := axiom.Int(0)
+		if it.Value != nil {
+			var err error
+			if v, err = p.constVal(it.Value); err != nil {
+				errs.Add(t.File.Position(it.Pos()), err.Error())
+				continue
+			}
+		}
+		if it.Proc < 0 {
+			ap.Init[p.index[it.Name]] = v
+			continue
+		}
+		reg := p.sem.canon(it.Name)
+		if reg == "" {
+			errs.Add(t.File.Position(it.Pos()), fmt.Sprintf("%s is not a %s register", it.Name, t.Arch))
+			continue
+		}
+		if regInit[it.Proc] == nil {
+			regInit[it.Proc] = map[string]axiom.Val{}
+		}
+		regInit[it.Proc][reg] = v
+	}
+	for _, pr := range t.Procs {
+		th := &thread{p: p, proc: pr, regs: regInit[pr.ID], labels: map[string]int{}}
+		for i, in := range pr.Code {
+			if in.Label != "" {
+				th.labels[in.Label] = i
+			}
+		}
+		ap.Threads = append(ap.Threads, th)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	sort.Slice(ap.Threads, func(i, j int) bool { return ap.Threads[i].ID() < ap.Threads[j].ID() })
+	return ap, nil
+}
+
+// locations collects the shared locations: those of the init section,
+// the names used there as values (0:X1=x holds the address of x), and
+// the shared locations of the final section.
+func (p *program) locations() error {
+	t := p.test
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			p.names = append(p.names, n)
+		}
+	}
+	for _, it := range t.Init {
+		if it.Proc < 0 {
+			add(it.Name)
+		}
+		if id, ok := it.Value.(*litmus.Ident); ok {
+			add(id.Name)
+		}
+	}
+	atom := func(a *litmus.AtomProp) {
+		if a.Loc.Proc < 0 {
+			add(a.Loc.Name)
+		}
+		if a.Val.Loc != nil && a.Val.Loc.Proc < 0 {
+			add(a.Val.Loc.Name)
+		}
+		if !a.Val.IsInt && a.Val.Loc == nil && a.Val.Sym != "" {
+			add(a.Val.Sym)
+		}
+	}
+	for _, l := range t.Locations {
+		if l.Proc < 0 {
+			add(l.Name)
+		}
+	}
+	if t.Cond != nil {
+		axiom.EachAtom(t.Cond.Prop, atom)
+	}
+	if t.Filter != nil {
+		axiom.EachAtom(t.Filter, atom)
+	}
+	for _, pr := range t.Procs {
+		for _, in := range pr.Code {
+			for _, a := range in.Args {
+				if a.Kind == litmus.OpdSym || (a.Kind == litmus.OpdMem && a.Sym != "") {
+					add(a.Sym)
+				}
+			}
+		}
+	}
+	sort.Strings(p.names)
+	for i, n := range p.names {
+		p.index[n] = i
+	}
+	return nil
+}
+
+// constVal evaluates an init value: an integer or a location's name.
+func (p *program) constVal(e litmus.Expr) (axiom.Val, error) {
+	switch e := e.(type) {
+	case *litmus.IntLit:
+		return axiom.Int(e.Value), nil
+	case *litmus.Ident:
+		if i, ok := p.index[e.Name]; ok {
+			return axiom.Addr(i), nil
+		}
+		return axiom.Val{}, fmt.Errorf("unknown location %s", e.Name)
+	case *litmus.UnaryExpr:
+		if e.Op == "-" {
+			if v, err := p.constVal(e.X); err == nil && !v.IsAddr() {
+				return axiom.Int(-v.N), nil
+			}
+		}
+		if e.Op == "&" {
+			return p.constVal(e.X)
+		}
+	case *litmus.ParenExpr:
+		return p.constVal(e.X)
+	}
+	return axiom.Val{}, fmt.Errorf("unsupported initial value")
+}
+
+// thread is one assembly thread.
+type thread struct {
+	p      *program
+	proc   *litmus.Proc
+	regs   map[string]axiom.Val // initial registers, by canonical name
+	labels map[string]int       // label -> index in proc.Code
+}
+
+func (th *thread) ID() int { return th.proc.ID }
+
+// Walk enumerates the paths of the thread, as axiom.Thread says.
+func (th *thread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, error) {
+	m := &machine{th: th, dom: dom}
+	var out []axiom.Trace
+	cut := false
+	for {
+		m.run()
+		if m.err != nil {
+			return nil, false, m.err
+		}
+		if m.cut {
+			cut = true
+		}
+		switch {
+		case partial && (m.cut || m.dead):
+			out = append(out, axiom.Trace{Events: m.events})
+		case !m.cut && !m.dead:
+			regs := make(map[string]axiom.Val, len(m.regs))
+			for k, r := range m.regs {
+				regs[k] = r.v
+			}
+			out = append(out, axiom.Trace{Events: m.events, Regs: regs})
+		}
+		if len(out) > maxPaths {
+			return nil, false, &axiom.LimitError{Msg: fmt.Sprintf("P%d has more than %d paths", th.ID(), maxPaths)}
+		}
+		// Advance the odometer: the last choice point with an untried
+		// alternative moves on, later ones start again.
+		i := len(m.counts) - 1
+		for i >= 0 && m.choices[i]+1 >= m.counts[i] {
+			i--
+		}
+		if i < 0 {
+			return out, cut, nil
+		}
+		m.choices = m.choices[:i+1]
+		m.choices[i]++
+	}
+}
+
+// maxPaths bounds the paths of one thread.
+const maxPaths = 1 << 20
+
+// reg is a register's value and the reads it depends on.
+type reg struct {
+	v axiom.Val
+	t axiom.Taint
+}
+
+// machine runs one path of one thread.
+type machine struct {
+	th  *thread
+	dom [][]axiom.Val
+
+	choices []int // the choice made at each choice point so far
+	counts  []int // the number of alternatives at each choice point
+	pos     int
+
+	regs   map[string]reg
+	events []axiom.Event
+	ctrl   axiom.Taint // reads the branches taken so far depend on
+	instr  int         // number of the instruction being executed
+	pc     int
+	in     *litmus.Instr
+	loops  map[int]int // backward branches taken, by instruction index
+	state  any         // architecture-specific state of the path
+
+	dead bool  // the path is infeasible (a read with no value, a fault)
+	cut  bool  // a loop ran past the bound
+	err  error // the code is not supported
+}
+
+func (m *machine) stopped() bool { return m.dead || m.cut || m.err != nil }
+
+// run executes the thread once, following the current choices.
+func (m *machine) run() {
+	m.pos = 0
+	m.counts = m.counts[:0]
+	m.events = nil
+	m.regs = map[string]reg{}
+	for k, v := range m.th.regs {
+		m.regs[k] = reg{v: v}
+	}
+	m.ctrl = nil
+	m.instr = 0
+	m.loops = map[int]int{}
+	m.state = nil
+	m.dead, m.cut = false, false
+	code := m.th.proc.Code
+	for m.pc = 0; m.pc < len(code) && !m.stopped(); {
+		in := code[m.pc]
+		if in.Op == "" {
+			m.pc++
+			continue
+		}
+		m.in = in
+		target := m.th.p.sem.exec(m, in)
+		m.instr++
+		if m.stopped() {
+			return
+		}
+		if target == "" {
+			m.pc++
+			continue
+		}
+		to, ok := m.th.labels[target]
+		if !ok {
+			m.fail(in.Pos(), "undefined label %s", target)
+			return
+		}
+		if to <= m.pc {
+			m.loops[m.pc]++
+			if m.loops[m.pc] > m.th.p.opt.LoopBound {
+				m.cut = true
+				return
+			}
+		}
+		m.pc = to
+	}
+}
+
+// choose returns the alternative taken at the next choice point among n.
+func (m *machine) choose(n int) int {
+	if n == 0 {
+		m.dead = true
+		return -1
+	}
+	if m.pos == len(m.choices) {
+		m.choices = append(m.choices, 0)
+	}
+	c := m.choices[m.pos]
+	m.counts = append(m.counts, n)
+	m.pos++
+	return c
+}
+
+// fail stops the walk with an input error at pos.
+func (m *machine) fail(pos litmus.Pos, format string, args ...any) {
+	if m.err == nil {
+		m.err = m.th.p.errorf(pos, format, args...)
+	}
+}
+
+func (p *program) errorf(pos litmus.Pos, format string, args ...any) error {
+	var position litmus.Position
+	if p.test.File != nil {
+		position = p.test.File.Position(pos)
+	}
+	return &litmus.Error{Pos: position, Msg: fmt.Sprintf(format, args...)}
+}
+
+// get reads a register (by canonical name; a register never written
+// holds 0).
+func (m *machine) get(name string) reg { return m.regs[name] }
+
+// set writes a register.
+func (m *machine) set(name string, r reg) { m.regs[name] = r }
+
+// emit appends an event of the current instruction and returns its index
+// in the path.
+func (m *machine) emit(e axiom.Event) int {
+	e.Thread = m.th.ID()
+	e.Instr = m.instr
+	e.Ctrl = m.ctrl
+	e.Pos = m.in.Pos()
+	if e.Text == "" {
+		e.Text = instrText(m.in)
+	}
+	m.events = append(m.events, e)
+	return len(m.events) - 1
+}
+
+// location returns the location an address designates, or marks the path
+// dead when it designates none (herd drops such executions).
+func (m *machine) location(a axiom.Val) (int, bool) {
+	if !a.IsAddr() {
+		m.dead = true
+		return 0, false
+	}
+	if a.N != 0 {
+		m.fail(m.in.Pos(), "access at %s+%d: accesses at an offset from a location need mixed-size support, which this semantics does not have yet", m.th.p.names[a.Loc()], a.N)
+		return 0, false
+	}
+	return a.Loc(), true
+}
+
+// load emits a read of the location at address a and returns the value
+// it takes (a choice point) and the read's index, or -1.
+func (m *machine) load(a reg, tags axiom.Tags) (axiom.Val, int) {
+	loc, ok := m.location(a.v)
+	if !ok {
+		return axiom.Val{}, -1
+	}
+	d := m.dom[loc]
+	c := m.choose(len(d))
+	if c < 0 {
+		return axiom.Val{}, -1
+	}
+	i := m.emit(axiom.Event{Kind: axiom.KindR, Tags: tags, Loc: loc, Val: d[c], RMW: -1, Addr: a.t})
+	return d[c], i
+}
+
+// store emits a write of v at address a and returns its index, or -1.
+func (m *machine) store(a reg, v reg, tags axiom.Tags, rmw int) int {
+	loc, ok := m.location(a.v)
+	if !ok {
+		return -1
+	}
+	return m.emit(axiom.Event{Kind: axiom.KindW, Tags: tags, Loc: loc, Val: v.v, RMW: rmw, Addr: a.t, Data: v.t})
+}
+
+// fence emits a fence with the given tags.
+func (m *machine) fence(tags axiom.Tags) {
+	m.emit(axiom.Event{Kind: axiom.KindF, Tags: tags, Loc: -1, RMW: -1})
+}
+
+// branch records a conditional branch whose condition depends on t: the
+// events after it depend on it (ctrl).
+func (m *machine) branch(t axiom.Taint, tags axiom.Tags) {
+	m.emit(axiom.Event{Kind: axiom.KindB, Tags: tags, Loc: -1, RMW: -1})
+	m.ctrl = m.ctrl.Merge(t)
+}
+
+// instrText prints an instruction for explanations.
+func instrText(in *litmus.Instr) string {
+	var args []string
+	for _, a := range in.Args {
+		args = append(args, a.Text)
+	}
+	if len(args) == 0 {
+		return in.Op
+	}
+	return in.Op + " " + strings.Join(args, ",")
+}
+
+// tagSet maps tag names to bits of a vocabulary.
+type tagSet map[string]axiom.Tags
+
+func newTagSet(vocab []string) tagSet {
+	t := tagSet{}
+	for i, v := range vocab {
+		t[v] = 1 << uint(i)
+	}
+	return t
+}
+
+// of returns the tags named.
+func (t tagSet) of(names ...string) axiom.Tags {
+	var out axiom.Tags
+	for _, n := range names {
+		b, ok := t[n]
+		if !ok {
+			panic("arch: no tag " + n)
+		}
+		out |= b
+	}
+	return out
+}
+
+// regLess orders register names as herd does: by their letters, then by
+// their number (X4 before X10).
+func regLess(a, b string) bool {
+	pa, na := splitReg(a)
+	pb, nb := splitReg(b)
+	if pa != pb {
+		return pa < pb
+	}
+	if na != nb {
+		return na < nb
+	}
+	return a < b
+}
+
+func splitReg(s string) (string, int) {
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	n := 0
+	for _, c := range s[i:] {
+		n = n*10 + int(c-'0')
+	}
+	if i == len(s) {
+		n = -1
+	}
+	return s[:i], n
+}
