@@ -75,7 +75,7 @@ type Trace struct {
 	Regs   map[string]Val
 
 	shape  int   // the path's structure, numbered per thread (see combiner.shapes)
-	writes Set  // (location, value) pairs it writes, numbered by the search
+	writes Set   // (location, value) pairs it writes, numbered by the search
 	needs  []int // pairs its reads need from a write other than the initial one
 }
 

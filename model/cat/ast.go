@@ -242,8 +242,8 @@ func (*VariantCond) condNode() {}
 
 // Variant is a condition on the variants herd runs with ("-variant X").
 type Variant struct {
-	Name string   // a variant name, when Op is ""
-	Op   string   // "", "not", "&&", "||"
+	Name string    // a variant name, when Op is ""
+	Op   string    // "", "not", "&&", "||"
 	Args []Variant // the operands of Op
 }
 

@@ -295,7 +295,7 @@ func (s *scanner) errorf(off int, format string, args ...any) {
 }
 
 // nameLen returns the length of the name at the start of b, or 0: herd's
-// name = '_'? alpha (alpha | digit | '_' | '.' | '-')* '\''?.
+// name = '_'? alpha (alpha | digit | '_' | '.' | '-')* '\”?.
 func nameLen(b []byte) int {
 	i := 0
 	if i < len(b) && b[i] == '_' {

@@ -117,6 +117,12 @@ type search struct {
 	flags  map[string]bool
 	key    []byte
 	stop   error
+
+	// The runner of the current structure of execution.
+	r          *runner
+	gen        int
+	baseMark   int
+	structMark evalMark
 }
 
 func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
@@ -166,10 +172,34 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 	return res, nil
 }
 
-// execution enumerates the candidates of one combination of paths.
+// execution enumerates the candidates of one combination of paths. The
+// model's fixed part (what no candidate choice changes) is computed once
+// per structure of execution (x.Gen): executions that differ only in the
+// values their paths read share it.
 func (s *search) execution(x *axiom.Execution) bool {
 	m := s.m
-	ev := &evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags}
+	if s.r == nil || x.Gen != s.gen {
+		s.gen = x.Gen
+		if s.r == nil {
+			ev := &evaluator{m: m, tags: m.tags}
+			g := newGlobals()
+			s.r = &runner{ev: ev, m: m, g: g, root: &scope{global: g}, cache: &execCache{lets: map[int][]*thunk{}, checks: map[int]bool{}}}
+		}
+		ev, g := s.r.ev, s.r.g
+		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx}
+		ev.bx.ri, ev.bx.rj, ev.bx.si, ev.bx.sj = 0, 0, 0, 0
+		g.undo(0)
+		clear(s.r.cache.lets)
+		clear(s.r.cache.checks)
+		m.bindBase(ev, g)
+		s.baseMark = g.mark()
+		s.r.prepass()
+		g.undo(s.baseMark)
+		s.structMark = s.r.ev.mark()
+	} else {
+		s.r.ev.reset(s.structMark)
+	}
+	r, ev, g, baseMark := s.r, s.r.ev, s.r.g, s.baseMark
 	rfe := axiom.NewRFEnum(x, m.uniproc, nil)
 	if rfe == nil {
 		return true
@@ -190,11 +220,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 			return axiom.HasLinearisation(ws, must)
 		}
 	}
-	g := newGlobals()
-	r := &runner{ev: ev, m: m, g: g, root: &scope{global: g}, cache: &execCache{lets: map[int][]*thunk{}, checks: map[int]bool{}}}
-	m.bindBase(ev, g)
-	baseMark := g.mark()
-	arenaMark := x.Al.Mark()
+	arenaMark := ev.mark()
 	fw := make([]int, len(s.p.Names))
 	rfe.Each(func(rf axiom.Rel) bool {
 		clear(cand.musts)
@@ -210,7 +236,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 					return false
 				}
 			}
-			x.Al.Reset(arenaMark)
+			ev.reset(arenaMark)
 			g.undo(baseMark)
 			fin := axiom.Final{Mem: make([]axiom.Val, len(s.p.Names)), Regs: x.Regs}
 			fwSet := x.Al.Set(x.N)
@@ -225,8 +251,8 @@ func (s *search) execution(x *axiom.Execution) bool {
 				return true
 			}
 			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
-			g.bind("rf", valueThunk(relV{rf.Clone()}))
-			g.bind("FW", valueThunk(setV{fwSet}))
+			g.bind("rf", valueThunk(ev.relv(rf.Clone())))
+			g.bind("FW", valueThunk(ev.setv(fwSet)))
 			r.stop = false
 			r.emit = func(o outcome) bool {
 				if o.failed != nil {
@@ -328,8 +354,8 @@ func (s *search) finish() {
 // annotations, and the primitive functions.
 func (m *Model) bindBase(ev *evaluator, g *globals) {
 	x := ev.x
-	set := func(name string, s axiom.Set) { g.bind(name, valueThunk(setV{s})) }
-	rel := func(name string, r axiom.Rel) { g.bind(name, valueThunk(relV{r})) }
+	set := func(name string, s axiom.Set) { g.bind(name, valueThunk(ev.setv(s))) }
+	rel := func(name string, r axiom.Rel) { g.bind(name, valueThunk(ev.relv(r))) }
 	for name, fn := range primitives {
 		g.bind(name, valueThunk(&primV{name: name, fn: fn}))
 	}

@@ -36,6 +36,7 @@ type evaluator struct {
 
 	tags map[string]string // tag name -> its enum
 	cand *candidate        // the candidate being evaluated (rf sources, uniproc)
+	bx   boxes
 }
 
 func (ev *evaluator) errorf(pos cat.Pos, format string, args ...any) {
@@ -160,7 +161,7 @@ func (ev *evaluator) eval(e cat.Expr, sc *scope) Value {
 }
 
 func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
-	mark := ev.al.Mark()
+	mark := ev.mark()
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -173,7 +174,7 @@ func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
 		v = ev.eval(e.X, sc)
 	}()
 	if v == nil {
-		ev.al.Reset(mark)
+		ev.reset(mark)
 		return ev.eval(e.Default, sc)
 	}
 	return v
@@ -356,7 +357,7 @@ func (ev *evaluator) explicitSet(e *cat.ExplicitSet, sc *scope) Value {
 			}
 			s.Add(int(ei))
 		}
-		return setV{s}
+		return ev.setv(s)
 	case pairV:
 		r := ev.emptyRel()
 		for i, v := range vs {
@@ -366,7 +367,7 @@ func (ev *evaluator) explicitSet(e *cat.ExplicitSet, sc *scope) Value {
 			}
 			r.Add(p[0], p[1])
 		}
-		return relV{r}
+		return ev.relv(r)
 	}
 	return newValSet(vs)
 }
@@ -378,27 +379,27 @@ func (ev *evaluator) evalOp1(e *cat.Op1, sc *scope) Value {
 		switch v := v.(type) {
 		case emptyV, universeV:
 			return v
-		case relV:
-			return relV{v.r.Plus()}
+		case *relV:
+			return ev.relv(v.r.Plus())
 		case pairV:
-			return relV{ev.pairRel(v)}
+			return ev.relv(ev.pairRel(v))
 		}
 	case cat.OpStar, cat.OpOpt:
 		switch v := v.(type) {
 		case emptyV:
-			return relV{ev.idRel().Clone()}
+			return ev.relv(ev.idRel().Clone())
 		case universeV:
 			return v
-		case relV:
+		case *relV:
 			if e.Op == cat.OpStar {
-				return relV{v.r.Star()}
+				return ev.relv(v.r.Star())
 			}
-			return relV{v.r.Opt()}
+			return ev.relv(v.r.Opt())
 		case pairV:
 			if e.Op == cat.OpStar {
-				return relV{ev.pairRel(v).Star()}
+				return ev.relv(ev.pairRel(v).Star())
 			}
-			return relV{ev.pairRel(v).Opt()}
+			return ev.relv(ev.pairRel(v).Opt())
 		}
 	case cat.OpComp:
 		switch v := v.(type) {
@@ -406,10 +407,10 @@ func (ev *evaluator) evalOp1(e *cat.Op1, sc *scope) Value {
 			return theUniverse
 		case universeV:
 			return theEmpty
-		case setV:
-			return setV{ev.all.Minus(v.s)}
-		case relV:
-			return relV{v.r.Compl()}
+		case *setV:
+			return ev.setv(ev.all.Minus(v.s))
+		case *relV:
+			return ev.relv(v.r.Compl())
 		case valSetV:
 			if len(v) > 0 {
 				if t, ok := v[0].(tagV); ok {
@@ -422,8 +423,8 @@ func (ev *evaluator) evalOp1(e *cat.Op1, sc *scope) Value {
 		switch v := v.(type) {
 		case emptyV, universeV:
 			return v
-		case relV:
-			return relV{v.r.Inv()}
+		case *relV:
+			return ev.relv(v.r.Inv())
 		case pairV:
 			return pairV{v[1], v[0]}
 		}
@@ -432,13 +433,13 @@ func (ev *evaluator) evalOp1(e *cat.Op1, sc *scope) Value {
 		case emptyV:
 			return theEmpty
 		case universeV:
-			return relV{ev.idRel()}
-		case setV:
-			return relV{ev.al.Ident(ev.x.N, v.s)}
+			return ev.relv(ev.idRel())
+		case *setV:
+			return ev.relv(ev.al.Ident(ev.x.N, v.s))
 		case eventV:
 			r := ev.emptyRel()
 			r.Add(int(v), int(v))
-			return relV{r}
+			return ev.relv(r)
 		}
 		ev.errorf(e.At, "event set expected in [...], %s found", typeName(v))
 	}
@@ -474,7 +475,7 @@ func (ev *evaluator) tagComplement(typ string, v valSetV) Value {
 // asRel converts v to a relation, as herd's eval_rel does.
 func (ev *evaluator) asRel(v Value, pos cat.Pos) axiom.Rel {
 	switch v := v.(type) {
-	case relV:
+	case *relV:
 		return v.r
 	case emptyV:
 		return ev.emptyRel()
@@ -490,7 +491,7 @@ func (ev *evaluator) asRel(v Value, pos cat.Pos) axiom.Rel {
 // asSet converts v to a set of events, as herd's eval_events does.
 func (ev *evaluator) asSet(v Value, pos cat.Pos) axiom.Set {
 	switch v := v.(type) {
-	case setV:
+	case *setV:
 		return v.s
 	case emptyV:
 		return ev.al.Set(ev.x.N)
@@ -523,9 +524,9 @@ func kindOf(v Value) kind {
 		return kEmpty
 	case universeV:
 		return kUniverse
-	case setV, eventV:
+	case *setV, eventV:
 		return kEvents
-	case relV, pairV:
+	case *relV, pairV:
 		return kRel
 	case valSetV:
 		return kValSet
@@ -552,7 +553,7 @@ func (ev *evaluator) evalOp(e *cat.Op, sc *scope) Value {
 	case cat.OpCartesian:
 		s1 := ev.asSet(ev.eval(e.Args[0], sc), e.Args[0].Pos())
 		s2 := ev.asSet(ev.eval(e.Args[1], sc), e.Args[1].Pos())
-		return relV{ev.al.Cross(ev.x.N, s1, s2)}
+		return ev.relv(ev.al.Cross(ev.x.N, s1, s2))
 	case cat.OpAdd:
 		return ev.add(e, sc)
 	}
@@ -577,26 +578,26 @@ func (ev *evaluator) union(e *cat.Op, sc *scope) Value {
 			k = vk
 			switch v := v.(type) {
 			case eventV:
-				acc = setV{ev.asSet(v, a.Pos()).Clone()}
+				acc = ev.setv(ev.asSet(v, a.Pos()).Clone())
 			case pairV:
-				acc = relV{ev.pairRel(v)}
-			case relV:
-				acc = relV{v.r.Clone()}
-			case setV:
-				acc = setV{v.s.Clone()}
+				acc = ev.relv(ev.pairRel(v))
+			case *relV:
+				acc = ev.relv(v.r.Clone())
+			case *setV:
+				acc = ev.setv(v.s.Clone())
 			default:
 				acc = v
 			}
 		case vk != k:
 			ev.errorf(a.Pos(), "mixing %s and %s in union", typeName(acc), typeName(v))
 		case k == kEvents:
-			s := acc.(setV).s
+			s := acc.(*setV).s
 			t := ev.asSet(v, a.Pos())
 			for i := range s {
 				s[i] |= t[i]
 			}
 		case k == kRel:
-			r := acc.(relV).r
+			r := acc.(*relV).r
 			t := ev.asRel(v, a.Pos())
 			for i, w := range t.Words() {
 				r.Words()[i] |= w
@@ -637,7 +638,7 @@ func (ev *evaluator) seq(e *cat.Op, sc *scope) Value {
 			acc = acc.Seq(r)
 		}
 	}
-	return relV{acc}
+	return ev.relv(acc)
 }
 
 func (ev *evaluator) inter(e *cat.Op, sc *scope) Value {
@@ -659,9 +660,9 @@ func (ev *evaluator) inter(e *cat.Op, sc *scope) Value {
 	case k1 == kEmpty || k2 == kEmpty:
 		return theEmpty
 	case k1 == kRel && k2 == kRel:
-		return relV{ev.asRel(v1, a.Pos()).Inter(ev.asRel(v2, b.Pos()))}
+		return ev.relv(ev.asRel(v1, a.Pos()).Inter(ev.asRel(v2, b.Pos())))
 	case k1 == kEvents && k2 == kEvents:
-		return setV{ev.asSet(v1, a.Pos()).Inter(ev.asSet(v2, b.Pos()))}
+		return ev.setv(ev.asSet(v1, a.Pos()).Inter(ev.asSet(v2, b.Pos())))
 	case k1 == kValSet && k2 == kValSet:
 		var out []Value
 		for _, x := range v1.(valSetV) {
@@ -694,9 +695,9 @@ func (ev *evaluator) diffValues(pos cat.Pos, v1, v2 Value, p1, p2 cat.Pos) Value
 	case k2 == kEmpty:
 		return v1
 	case k1 == kUniverse && k2 == kRel:
-		return relV{ev.asRel(v2, p2).Compl()}
+		return ev.relv(ev.asRel(v2, p2).Compl())
 	case k1 == kUniverse && k2 == kEvents:
-		return setV{ev.all.Minus(ev.asSet(v2, p2))}
+		return ev.setv(ev.all.Minus(ev.asSet(v2, p2)))
 	case k1 == kUniverse && k2 == kValSet:
 		vs := v2.(valSetV)
 		if t, ok := vs[0].(tagV); ok {
@@ -704,9 +705,9 @@ func (ev *evaluator) diffValues(pos cat.Pos, v1, v2 Value, p1, p2 cat.Pos) Value
 		}
 		ev.errorf(p1, "cannot build universe for %s", typeName(v2))
 	case k1 == kRel && k2 == kRel:
-		return relV{ev.asRel(v1, p1).Minus(ev.asRel(v2, p2))}
+		return ev.relv(ev.asRel(v1, p1).Minus(ev.asRel(v2, p2)))
 	case k1 == kEvents && k2 == kEvents:
-		return setV{ev.asSet(v1, p1).Minus(ev.asSet(v2, p2))}
+		return ev.setv(ev.asSet(v1, p1).Minus(ev.asSet(v2, p2)))
 	case k1 == kValSet && k2 == kValSet:
 		var out []Value
 		for _, x := range v1.(valSetV) {
@@ -737,19 +738,19 @@ func (ev *evaluator) add(e *cat.Op, sc *scope) Value {
 		case eventV:
 			set := ev.al.Set(ev.x.N)
 			set.Add(int(x))
-			return setV{set}
+			return ev.setv(set)
 		case pairV:
-			return relV{ev.pairRel(x)}
+			return ev.relv(ev.pairRel(x))
 		}
 		return valSetV{v1}
 	case valSetV:
 		return newValSet(append(append([]Value(nil), s...), v1))
-	case relV:
+	case *relV:
 		switch x := v1.(type) {
 		case pairV:
 			r := s.r.Clone()
 			r.Add(x[0], x[1])
-			return relV{r}
+			return ev.relv(r)
 		case tupleV:
 			if len(x) == 2 {
 				a, ok1 := x[0].(eventV)
@@ -757,16 +758,16 @@ func (ev *evaluator) add(e *cat.Op, sc *scope) Value {
 				if ok1 && ok2 {
 					r := s.r.Clone()
 					r.Add(int(a), int(b))
-					return relV{r}
+					return ev.relv(r)
 				}
 			}
 		}
 		ev.errorf(e.Args[0].Pos(), "this expression of type %s should be a pair", typeName(v1))
-	case setV:
+	case *setV:
 		if x, ok := v1.(eventV); ok {
 			set := s.s.Clone()
 			set.Add(int(x))
-			return setV{set}
+			return ev.setv(set)
 		}
 		ev.errorf(e.Args[0].Pos(), "this expression of type %s should be an event", typeName(v1))
 	}
@@ -795,7 +796,7 @@ func (ev *evaluator) matchSet(e *cat.MatchSet, sc *scope) Value {
 	switch s := v.(type) {
 	case emptyV:
 		return ev.eval(e.Empty, sc)
-	case setV:
+	case *setV:
 		first := -1
 		s.s.Each(func(i int) {
 			if first < 0 {
@@ -807,15 +808,15 @@ func (ev *evaluator) matchSet(e *cat.MatchSet, sc *scope) Value {
 		}
 		rest := s.s.Clone()
 		rest[first>>6] &^= 1 << (uint(first) & 63)
-		return bind(eventV(first), setV{rest}, setV{ev.al.Set(ev.x.N)})
-	case relV:
+		return bind(eventV(first), ev.setv(rest), ev.setv(ev.al.Set(ev.x.N)))
+	case *relV:
 		ps := s.r.Pairs()
 		if len(ps) == 0 {
 			return ev.eval(e.Empty, sc)
 		}
 		rest := s.r.Clone()
 		rest.Del(ps[0][0], ps[0][1])
-		return bind(pairV(ps[0]), relV{rest}, relV{ev.emptyRel()})
+		return bind(pairV(ps[0]), ev.relv(rest), ev.relv(ev.emptyRel()))
 	case valSetV:
 		if len(s) == 0 {
 			return ev.eval(e.Empty, sc)

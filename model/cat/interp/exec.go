@@ -16,9 +16,9 @@ type outcome struct {
 
 // failure is a check that rejected an execution.
 type failure struct {
-	name string     // the check's "as" name, or its text position
-	test *cat.Test  // the check
-	rel  axiom.Rel  // the relation tested, for an explanation
+	name string    // the check's "as" name, or its text position
+	test *cat.Test // the check
+	rel  axiom.Rel // the relation tested, for an explanation
 	file *loadedFile
 }
 
@@ -315,7 +315,7 @@ func (r *runner) let(s *cat.Let, e env) []*thunk {
 		return out
 	}
 	for _, b := range s.Bindings {
-		th := &thunk{expr: b.X, env: capture(sc, r.m.freeVars(b.X)), file: r.ev.file}
+		th := r.eager(b.X, sc)
 		if len(b.Pat.Names) == 1 && !b.Pat.Tuple {
 			out = append(out, th)
 			continue
@@ -325,6 +325,56 @@ func (r *runner) let(s *cat.Let, e env) []*thunk {
 		out = append(out, tmp.vals...)
 	}
 	return out
+}
+
+// eager evaluates a binding at once. herd binds lazily, so a definition
+// that fails matters only when used: a failure is kept in the thunk and
+// raised where the name is used.
+func (r *runner) eager(e cat.Expr, sc *scope) (th *thunk) {
+	mark := r.ev.mark()
+	defer func() {
+		if x := recover(); x != nil {
+			err, ok := x.(*evalError)
+			if !ok {
+				panic(x)
+			}
+			r.ev.reset(mark)
+			th = &thunk{err: err, state: 2}
+		}
+	}()
+	return valueThunk(r.ev.eval(e, sc))
+}
+
+// prepass computes, once per execution, the top-level lets and checks
+// that depend on no candidate choice (see markFixed), so that each
+// candidate finds them in the cache.
+func (r *runner) prepass() {
+	e := env{global: true}
+	for i := range r.m.prog {
+		fs := &r.m.prog[i]
+		r.ev.file = fs.file
+		switch s := fs.s.(type) {
+		case *cat.Enum:
+			r.exec(fs, i, e, nil)
+		case *cat.Let:
+			if !fs.fixed {
+				continue
+			}
+			ths := r.let(s, e)
+			r.cache.lets[i] = ths
+			k := 0
+			for _, b := range s.Bindings {
+				for _, n := range b.Pat.Names {
+					r.bind(e, n, ths[k])
+					k++
+				}
+			}
+		case *cat.Test:
+			if fs.fixed {
+				r.cache.checks[i] = r.test(&s.AppTest, r.root)
+			}
+		}
+	}
 }
 
 // test evaluates [~] acyclic|irreflexive|empty e.
@@ -361,7 +411,6 @@ func (r *runner) test(t *cat.AppTest, sc *scope) bool {
 func (r *runner) with(w *cat.WithFrom, i int, e env, fl flags) {
 	v := r.ev.eval(w.X, r.scopeOf(e))
 	mark := r.g.mark()
-	amark := r.ev.al.Mark()
 	each := func(m Value) bool {
 		r.g.undo(mark)
 		r.bind(e, w.Var, valueThunk(m))
@@ -377,7 +426,7 @@ func (r *runner) with(w *cat.WithFrom, i int, e env, fl flags) {
 			return
 		}
 	case *linV:
-		r.ev.eachLin(s, func(rel axiom.Rel) bool { return each(relV{rel}) })
+		r.ev.eachLin(s, func(rel axiom.Rel) bool { return each(r.ev.relv(rel)) })
 	case valSetV:
 		if len(s) == 0 {
 			r.reject(&failure{name: "with " + w.Var + " from an empty set"})
@@ -391,7 +440,6 @@ func (r *runner) with(w *cat.WithFrom, i int, e env, fl flags) {
 	default:
 		r.ev.errorf(w.X.Pos(), "with ... from needs a set, found %s", typeName(v))
 	}
-	_ = amark
 }
 
 func testName(t *cat.AppTest, f *loadedFile) string {

@@ -16,12 +16,12 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		switch v := arg.(type) {
 		case emptyV, universeV:
 			return v, nil
-		case relV:
-			return setV{v.r.Domain()}, nil
+		case *relV:
+			return ev.setv(v.r.Domain()), nil
 		case pairV:
 			s := ev.al.Set(ev.x.N)
 			s.Add(v[0])
-			return setV{s}, nil
+			return ev.setv(s), nil
 		}
 		return nil, fmt.Errorf("relation expected, %s found", typeName(arg))
 	},
@@ -29,12 +29,12 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		switch v := arg.(type) {
 		case emptyV, universeV:
 			return v, nil
-		case relV:
-			return setV{v.r.Range()}, nil
+		case *relV:
+			return ev.setv(v.r.Range()), nil
 		case pairV:
 			s := ev.al.Set(ev.x.N)
 			s.Add(v[1])
-			return setV{s}, nil
+			return ev.setv(s), nil
 		}
 		return nil, fmt.Errorf("relation expected, %s found", typeName(arg))
 	},
@@ -42,7 +42,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		return nil, fmt.Errorf("fail on %s", formatValue(arg, ev.x))
 	},
 	"different-values": func(ev *evaluator, arg Value) (Value, error) {
-		r, ok := arg.(relV)
+		r, ok := arg.(*relV)
 		if !ok {
 			if kindOf(arg) == kEmpty {
 				return theEmpty, nil
@@ -56,7 +56,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 				out.Add(p[0], p[1])
 			}
 		}
-		return relV{out}, nil
+		return ev.relv(out), nil
 	},
 	"classes-loc": classesLoc,
 	"linearisations": func(ev *evaluator, arg Value) (Value, error) {
@@ -110,7 +110,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		}
 		name := setName(t.name)
 		if i := ev.x.P.TagIndex(name); i >= 0 {
-			return setV{ev.x.Tag[i]}, nil
+			return ev.setv(ev.x.Tag[i]), nil
 		}
 		return theEmpty, nil
 	},
@@ -128,7 +128,7 @@ func setName(tag string) string {
 func classesLoc(ev *evaluator, arg Value) (Value, error) {
 	var s axiom.Set
 	switch v := arg.(type) {
-	case setV:
+	case *setV:
 		s = v.s
 	case emptyV:
 		return valSetV{}, nil
@@ -152,14 +152,14 @@ func classesLoc(ev *evaluator, arg Value) (Value, error) {
 	})
 	out := make([]Value, 0, len(locs))
 	for _, l := range locs {
-		out = append(out, setV{byLoc[l]})
+		out = append(out, ev.setv(byLoc[l]))
 	}
 	return newValSet(out), nil
 }
 
 func (ev *evaluator) asSetOrErr(v Value) axiom.Set {
 	switch v := v.(type) {
-	case setV:
+	case *setV:
 		return v.s
 	case emptyV:
 		return ev.al.Set(ev.x.N)
@@ -175,7 +175,7 @@ func (ev *evaluator) asSetOrErr(v Value) axiom.Set {
 
 func (ev *evaluator) asRelOrErr(v Value) axiom.Rel {
 	switch v := v.(type) {
-	case relV:
+	case *relV:
 		return v.r
 	case emptyV:
 		return ev.emptyRel()
@@ -194,11 +194,11 @@ func (ev *evaluator) members(v Value) []Value {
 		return nil
 	case valSetV:
 		return v
-	case setV:
+	case *setV:
 		var out []Value
 		v.s.Each(func(i int) { out = append(out, eventV(i)) })
 		return out
-	case relV:
+	case *relV:
 		var out []Value
 		for _, p := range v.r.Pairs() {
 			out = append(out, pairV(p))
@@ -207,7 +207,7 @@ func (ev *evaluator) members(v Value) []Value {
 	case *linV:
 		var out []Value
 		ev.eachLin(v, func(r axiom.Rel) bool {
-			out = append(out, relV{r.Clone()})
+			out = append(out, ev.relv(r.Clone()))
 			return true
 		})
 		return out
@@ -277,7 +277,7 @@ func (ev *evaluator) eachProduct(p *productV, f func(Value) bool) bool {
 	var rec func(k int) bool
 	rec = func(k int) bool {
 		if k == len(p.comps) {
-			return f(relV{acc.Clone()})
+			return f(ev.relv(acc.Clone()))
 		}
 		saved := acc.Clone()
 		step := func(r axiom.Rel) bool {
@@ -300,10 +300,10 @@ func (ev *evaluator) eachProduct(p *productV, f func(Value) bool) bool {
 					}
 					continue
 				}
-				r, ok := m.(relV)
+				r, ok := m.(*relV)
 				if !ok {
 					if pr, isPair := m.(pairV); isPair {
-						r = relV{ev.pairRel(pr)}
+						r = ev.relv(ev.pairRel(pr))
 					} else {
 						ev.errorf(0, "cross: relation expected, %s found", typeName(m))
 					}

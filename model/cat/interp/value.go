@@ -48,7 +48,7 @@ type (
 	// linV is linearisations(S, r): the total orders of the events of S
 	// that extend r, computed only when enumerated.
 	linV struct {
-		ws     []int    // the events, in increasing order
+		ws     []int     // the events, in increasing order
 		before axiom.Rel // r restricted to ws
 		id     int       // creation number, for ordering and equality
 	}
@@ -72,9 +72,9 @@ func typeName(v Value) string {
 		return "empty"
 	case universeV:
 		return "universe"
-	case setV:
+	case *setV:
 		return "event set"
-	case relV:
+	case *relV:
 		return "relation"
 	case eventV:
 		return "event"
@@ -112,9 +112,9 @@ func typeRank(v Value) int {
 		return 3
 	case tagV:
 		return 4
-	case setV:
+	case *setV:
 		return 5
-	case relV:
+	case *relV:
 		return 6
 	case tupleV:
 		return 7
@@ -153,10 +153,10 @@ func compareValues(a, b Value) int {
 			return strings.Compare(a.typ, b.typ)
 		}
 		return strings.Compare(a.name, b.name)
-	case setV:
-		return compareWords(a.s, b.(setV).s)
-	case relV:
-		return compareWords(a.r.Words(), b.(relV).r.Words())
+	case *setV:
+		return compareWords(a.s, b.(*setV).s)
+	case *relV:
+		return compareWords(a.r.Words(), b.(*relV).r.Words())
 	case tupleV:
 		b := b.(tupleV)
 		for i := 0; i < len(a) && i < len(b); i++ {
@@ -199,9 +199,9 @@ func isEmptyValue(v Value) bool {
 	switch v := v.(type) {
 	case emptyV:
 		return true
-	case setV:
+	case *setV:
 		return v.s.Empty()
-	case relV:
+	case *relV:
 		return v.r.Empty()
 	case valSetV:
 		return len(v) == 0
@@ -235,11 +235,11 @@ func formatValue(v Value, x *axiom.Execution) string {
 		return "0"
 	case universeV:
 		return "_"
-	case setV:
+	case *setV:
 		var parts []string
 		v.s.Each(func(i int) { parts = append(parts, ev(i)) })
 		return "{" + strings.Join(parts, ", ") + "}"
-	case relV:
+	case *relV:
 		var parts []string
 		for _, p := range v.r.Pairs() {
 			parts = append(parts, "("+ev(p[0])+","+ev(p[1])+")")
@@ -265,4 +265,67 @@ func formatValue(v Value, x *axiom.Execution) string {
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return "<" + typeName(v) + ">"
+}
+
+// boxes hands out the *relV and *setV values of an evaluation from
+// chunks that are reused, as the arena reuses relation words: a value
+// built for one candidate is dropped with it, and boxing a relation in an
+// interface allocates nothing.
+type boxes struct {
+	rels   [][]relV
+	sets   [][]setV
+	ri, rj int // next rel box: chunk ri, index rj
+	si, sj int
+}
+
+const boxChunk = 1024
+
+func (b *boxes) rel() *relV {
+	if b.ri == len(b.rels) {
+		b.rels = append(b.rels, make([]relV, boxChunk))
+	}
+	p := &b.rels[b.ri][b.rj]
+	if b.rj++; b.rj == boxChunk {
+		b.ri, b.rj = b.ri+1, 0
+	}
+	return p
+}
+
+func (b *boxes) set() *setV {
+	if b.si == len(b.sets) {
+		b.sets = append(b.sets, make([]setV, boxChunk))
+	}
+	p := &b.sets[b.si][b.sj]
+	if b.sj++; b.sj == boxChunk {
+		b.si, b.sj = b.si+1, 0
+	}
+	return p
+}
+
+// evalMark is a point to free an evaluation's allocations back to.
+type evalMark struct {
+	al             axiom.ArenaMark
+	ri, rj, si, sj int
+}
+
+func (ev *evaluator) mark() evalMark {
+	b := &ev.bx
+	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj}
+}
+
+func (ev *evaluator) reset(m evalMark) {
+	ev.al.Reset(m.al)
+	ev.bx.ri, ev.bx.rj, ev.bx.si, ev.bx.sj = m.ri, m.rj, m.si, m.sj
+}
+
+func (ev *evaluator) relv(r axiom.Rel) *relV {
+	p := ev.bx.rel()
+	p.r = r
+	return p
+}
+
+func (ev *evaluator) setv(s axiom.Set) *setV {
+	p := ev.bx.set()
+	p.s = s
+	return p
 }
