@@ -423,3 +423,20 @@ func parenMem(s string, off int, reg func(string) (Register, bool)) (pc piece, m
 	pc.mem.Base = r
 	return pc, "", true
 }
+
+// ArchRegister returns the canonical name of a register of dialect a
+// ("a0" is RISCV's "x10", "W1" is AArch64's "X1"), as the parser names
+// it in Register.Name, and whether s is a register of a at all.
+func ArchRegister(a Arch, s string) (string, bool) {
+	var r Register
+	var ok bool
+	switch a {
+	case ArchAArch64:
+		r, ok = aarch64Reg(s)
+	case ArchRISCV:
+		r, ok = riscvReg(s)
+	case ArchPPC:
+		r, ok = ppcReg(s)
+	}
+	return r.Name, ok
+}

@@ -110,7 +110,13 @@ func (c *CondEval) resolve(l *litmus.LocRef) (ObsLoc, error) {
 		if !ok {
 			return ObsLoc{}, c.p.Errorf(l.Pos(), "no thread P%d", l.Proc)
 		}
-		return ObsLoc{Th: th, Proc: l.Proc, Name: l.Name}, nil
+		name := l.Name
+		if c.p.RegName != nil {
+			// herd prints a register under its canonical name (a0 is
+			// x10 in RISC-V).
+			name = c.p.RegName(name)
+		}
+		return ObsLoc{Th: th, Proc: l.Proc, Name: name}, nil
 	}
 	i, ok := c.p.Index[l.Name]
 	if !ok {

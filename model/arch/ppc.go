@@ -1,0 +1,333 @@
+package arch
+
+import (
+	"strings"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
+)
+
+// PPC follows herd7's POWER semantics (herd/PPCSem.ml). Tags: the fences
+// SYNC, LWSYNC, EIEIO and ISYNC, and X for lwarx/stwcx.
+
+var ppcVocab = []string{"SYNC", "LWSYNC", "EIEIO", "ISYNC", "X", "BCC"}
+
+var ppcTags = newTagSet(ppcVocab)
+
+func init() { archs[litmus.ArchPPC] = func() semantics { return ppc{} } }
+
+type ppc struct{}
+
+func (ppc) vocab() []string { return ppcVocab }
+
+func (ppc) canon(name string) string {
+	r, ok := litmus.ArchRegister(litmus.ArchPPC, name)
+	if !ok {
+		return ""
+	}
+	return r
+}
+
+// ppcPath is a path's condition register fields and reservation.
+type ppcPath struct {
+	cr      [8]crField
+	resRead int
+}
+
+// crField is one condition register field: lt, gt, eq, with the reads it
+// depends on.
+type crField struct {
+	lt, gt, eq bool
+	t          axiom.Taint
+}
+
+func (m *machine) ppc() *ppcPath {
+	if m.state == nil {
+		m.state = &ppcPath{resRead: -1}
+	}
+	return m.state.(*ppcPath)
+}
+
+func (m *machine) ppcreg(r *litmus.Register) reg { return m.get(r.Name) }
+
+// ppcaddr computes a memory operand's address: (RA|0) + d, or
+// (RA|0) + RB; a base r0 reads as 0.
+func (m *machine) ppcaddr(o *litmus.Operand) reg {
+	var b reg
+	if o.Mem.Base.Name != "r0" {
+		b = m.ppcreg(&o.Mem.Base)
+	}
+	if o.Mem.Index != nil {
+		x := m.ppcreg(o.Mem.Index)
+		switch {
+		case b.v.IsAddr() && x.v.IsAddr():
+			m.dead = true
+			return reg{}
+		case x.v.IsAddr():
+			b, x = x, b
+		}
+		return reg{v: addVal(b.v, x.v.N), t: b.t.Merge(x.t)}
+	}
+	b.v = addVal(b.v, o.Mem.Offset)
+	return b
+}
+
+func (ppc) exec(m *machine, in *litmus.Instr) string {
+	op := in.Mnemonic
+	args := in.Args
+	st := m.ppc()
+	switch op {
+	case "nop":
+		return ""
+	case "sync", "lwsync", "eieio", "isync":
+		m.fence(ppcTags.of(strings.ToUpper(op)))
+		return ""
+	case "b":
+		return args[0].Label
+	case "beq", "bne", "blt", "bge", "bgt", "ble":
+		f := st.cr[0]
+		m.branch(f.t, ppcTags.of("BCC"))
+		var taken bool
+		switch op {
+		case "beq":
+			taken = f.eq
+		case "bne":
+			taken = !f.eq
+		case "blt":
+			taken = f.lt
+		case "bge":
+			taken = !f.lt
+		case "bgt":
+			taken = f.gt
+		case "ble":
+			taken = !f.gt
+		}
+		if taken {
+			return args[0].Label
+		}
+		return ""
+	case "lbz", "lhz", "lwz", "ld", "lwa", "lwzu", "lbzx", "lhzx", "lwzx", "ldx", "lwax":
+		a := m.ppcaddr(args[1])
+		if m.stopped() {
+			return ""
+		}
+		v, i := m.load(a, 0)
+		if i < 0 {
+			return ""
+		}
+		m.set(args[0].R.Name, reg{v: v, t: axiom.Taint{i}})
+		if op == "lwzu" {
+			m.set(args[1].Mem.Base.Name, a)
+		}
+		return ""
+	case "stb", "sth", "stw", "std", "stwu", "stbx", "sthx", "stwx", "stdx":
+		v := m.ppcreg(args[0].R)
+		a := m.ppcaddr(args[1])
+		if m.stopped() {
+			return ""
+		}
+		m.store(a, v, 0, -1)
+		if op == "stwu" {
+			m.set(args[1].Mem.Base.Name, a)
+		}
+		return ""
+	case "lwarx", "ldarx":
+		a := m.ppcaddr(args[1])
+		if m.stopped() {
+			return ""
+		}
+		v, i := m.load(a, ppcTags.of("X"))
+		if i < 0 {
+			return ""
+		}
+		st.resRead = i
+		m.set(args[0].R.Name, reg{v: v, t: axiom.Taint{i}})
+		return ""
+	case "stwcx.", "stdcx.":
+		v := m.ppcreg(args[0].R)
+		a := m.ppcaddr(args[1])
+		if m.stopped() {
+			return ""
+		}
+		if st.resRead >= 0 && m.choose(2) == 0 {
+			if m.stopped() {
+				return ""
+			}
+			m.store(a, v, ppcTags.of("X"), st.resRead)
+			st.cr[0] = crField{eq: true}
+		} else {
+			if m.stopped() {
+				return ""
+			}
+			st.cr[0] = crField{}
+		}
+		st.resRead = -1
+		return ""
+	case "cmpw", "cmpd", "cmpwi", "cmpdi", "cmplwi":
+		field := 0
+		if len(args) == 3 {
+			field = int(args[0].R.Name[2] - '0')
+			args = args[1:]
+		}
+		a := m.ppcreg(args[0].R)
+		var b reg
+		if args[1].Kind == litmus.OpdImm {
+			b = reg{v: axiom.Int(args[1].Imm)}
+		} else {
+			b = m.ppcreg(args[1].R)
+		}
+		f := crField{t: a.t.Merge(b.t)}
+		switch {
+		case a.v.IsAddr() || b.v.IsAddr():
+			f.eq = a.v == b.v
+		case op == "cmplwi":
+			f.lt, f.gt, f.eq = uint32(a.v.N) < uint32(b.v.N), uint32(a.v.N) > uint32(b.v.N), a.v.N == b.v.N
+		case op == "cmpw" || op == "cmpwi":
+			x, y := int32(a.v.N), int32(b.v.N)
+			f.lt, f.gt, f.eq = x < y, x > y, x == y
+		default:
+			f.lt, f.gt, f.eq = a.v.N < b.v.N, a.v.N > b.v.N, a.v.N == b.v.N
+		}
+		st.cr[field] = f
+		return ""
+	case "li":
+		m.set(args[0].R.Name, reg{v: axiom.Int(args[1].Imm)})
+		return ""
+	case "lis":
+		m.set(args[0].R.Name, reg{v: axiom.Int(args[1].Imm << 16)})
+		return ""
+	case "mr":
+		m.set(args[0].R.Name, m.ppcreg(args[1].R))
+		return ""
+	case "extsw":
+		r := m.ppcreg(args[1].R)
+		if !r.v.IsAddr() {
+			r.v = axiom.Int(int64(int32(r.v.N)))
+		}
+		m.set(args[0].R.Name, r)
+		return ""
+	case "neg", "neg.":
+		r := m.ppcreg(args[1].R)
+		if r.v.IsAddr() {
+			m.dead = true
+			return ""
+		}
+		r.v = axiom.Int(-r.v.N)
+		m.set(args[0].R.Name, r)
+		if op == "neg." {
+			st.cr[0] = crFrom(r)
+		}
+		return ""
+	}
+	if m.ppcalu(in, op, args, st) {
+		return ""
+	}
+	m.fail(in.Pos(), "%s is not supported by the POWER semantics", in.Op)
+	return ""
+}
+
+// crFrom sets a condition field from a result compared with 0 (the
+// record forms, "add." and friends).
+func crFrom(r reg) crField {
+	if r.v.IsAddr() {
+		return crField{gt: true, t: r.t}
+	}
+	return crField{lt: r.v.N < 0, gt: r.v.N > 0, eq: r.v.N == 0, t: r.t}
+}
+
+// ppcalu executes arithmetic and logic.
+func (m *machine) ppcalu(in *litmus.Instr, op string, args []*litmus.Operand, st *ppcPath) bool {
+	if len(args) != 3 {
+		return false
+	}
+	record := strings.HasSuffix(op, ".") && op != "andi."
+	name := strings.TrimSuffix(op, ".")
+	a := m.ppcreg(args[1].R)
+	var b reg
+	imm := args[2].Kind == litmus.OpdImm
+	if imm {
+		b = reg{v: axiom.Int(args[2].Imm)}
+	} else {
+		b = m.ppcreg(args[2].R)
+	}
+	if (name == "addi" || name == "addis") && args[1].R.Name == "r0" {
+		a = reg{} // addi rD,0,v is li
+	}
+	if name == "addis" {
+		b.v.N <<= 16
+	}
+	t := a.t.Merge(b.t)
+	var v axiom.Val
+	switch name {
+	case "add", "addi", "addis":
+		switch {
+		case a.v.IsAddr() && b.v.IsAddr():
+			m.dead = true
+			return true
+		case a.v.IsAddr():
+			v = addVal(a.v, b.v.N)
+		case b.v.IsAddr():
+			v = addVal(b.v, a.v.N)
+		default:
+			v = axiom.Int(a.v.N + b.v.N)
+		}
+	case "sub", "subi", "subf":
+		x, y := a, b
+		if name == "subf" {
+			x, y = b, a // subf rD,rA,rB is rB - rA
+		}
+		switch {
+		case x.v.IsAddr() && y.v.IsAddr() && x.v.Sym == y.v.Sym:
+			v = axiom.Int(x.v.N - y.v.N)
+		case x.v.IsAddr() && !y.v.IsAddr():
+			v = addVal(x.v, -y.v.N)
+		case x.v.IsAddr() || y.v.IsAddr():
+			m.dead = true
+			return true
+		default:
+			v = axiom.Int(x.v.N - y.v.N)
+		}
+	default:
+		if a.v.IsAddr() || b.v.IsAddr() {
+			if name == "xor" && a.v == b.v {
+				v = axiom.Int(0)
+				break
+			}
+			m.dead = true
+			return true
+		}
+		x, y := a.v.N, b.v.N
+		var r int64
+		switch name {
+		case "xor", "xori":
+			r = x ^ y
+		case "or", "ori":
+			r = x | y
+		case "and", "andi":
+			r = x & y
+		case "nor":
+			r = ^(x | y)
+		case "mullw", "mulli":
+			r = x * y
+		case "divw":
+			if y == 0 {
+				m.dead = true
+				return true
+			}
+			r = int64(int32(x) / int32(y))
+		case "slw":
+			r = int64(uint32(x) << uint(y&63))
+		case "sraw", "srawi":
+			r = int64(int32(x) >> uint(y&31))
+		default:
+			return false
+		}
+		v = axiom.Int(r)
+	}
+	res := reg{v: v, t: t}
+	m.set(args[0].R.Name, res)
+	if record || op == "andi." {
+		st.cr[0] = crFrom(res)
+	}
+	return true
+}

@@ -1,0 +1,423 @@
+package arch
+
+import (
+	"strings"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
+)
+
+// RISCV follows herd7's RISC-V semantics (herd/RISCVSem.ml): RV64I with
+// the A extension. Tags: Acq, Rel, AcqRel (the .aq, .rl and .aq.rl
+// annotations), X (LR/SC), AMO (both events of an AMO), and one set per
+// fence: Fence.r.r ... Fence.rw.rw and Fence.tso.
+
+var riscvVocab = func() []string {
+	v := []string{"Acq", "Rel", "AcqRel", "X", "AMO", "Fence.tso", "BCC"}
+	for _, p := range []string{"r", "w", "rw"} {
+		for _, s := range []string{"r", "w", "rw"} {
+			v = append(v, "Fence."+p+"."+s)
+		}
+	}
+	return v
+}()
+
+var riscvTags = newTagSet(riscvVocab)
+
+func init() { archs[litmus.ArchRISCV] = func() semantics { return riscv{} } }
+
+type riscv struct{}
+
+func (riscv) vocab() []string { return riscvVocab }
+
+func (riscv) canon(name string) string {
+	r, ok := litmus.ArchRegister(litmus.ArchRISCV, name)
+	if !ok {
+		return ""
+	}
+	return r
+}
+
+// riscvPath is the reservation an LR leaves for the SC after it.
+type riscvPath struct {
+	resRead int // the LR's read, -1 when none
+}
+
+func (m *machine) rv() *riscvPath {
+	if m.state == nil {
+		m.state = &riscvPath{resRead: -1}
+	}
+	return m.state.(*riscvPath)
+}
+
+func (m *machine) rvreg(r *litmus.Register) reg {
+	if r.Name == "x0" {
+		return reg{}
+	}
+	return m.get(r.Name)
+}
+
+func (m *machine) rvset(r *litmus.Register, v reg) {
+	if r.Name != "x0" {
+		m.set(r.Name, v)
+	}
+}
+
+func (m *machine) rvaddr(o *litmus.Operand) reg {
+	b := m.rvreg(&o.Mem.Base)
+	b.v = addVal(b.v, o.Mem.Offset)
+	return b
+}
+
+// rvOrder returns the tags of an access's annotation suffix.
+func rvOrder(op string) axiom.Tags {
+	switch {
+	case strings.HasSuffix(op, ".aq.rl"):
+		return riscvTags.of("AcqRel")
+	case strings.HasSuffix(op, ".aq"):
+		return riscvTags.of("Acq")
+	case strings.HasSuffix(op, ".rl"):
+		return riscvTags.of("Rel")
+	}
+	return 0
+}
+
+// rvWidth returns the access width of a load or store mnemonic and
+// whether the load sign-extends.
+func rvExtend(op string, v axiom.Val) axiom.Val {
+	if v.IsAddr() {
+		return v
+	}
+	base := strings.SplitN(op, ".", 2)[0]
+	switch base {
+	case "lb":
+		return axiom.Int(int64(int8(v.N)))
+	case "lh":
+		return axiom.Int(int64(int16(v.N)))
+	case "lw":
+		return axiom.Int(int64(int32(v.N)))
+	case "lbu":
+		return axiom.Int(int64(uint8(v.N)))
+	case "lhu":
+		return axiom.Int(int64(uint16(v.N)))
+	case "lwu":
+		return axiom.Int(int64(uint32(v.N)))
+	}
+	return v
+}
+
+func (riscv) exec(m *machine, in *litmus.Instr) string {
+	op := in.Mnemonic
+	args := in.Args
+	base := strings.SplitN(op, ".", 2)[0]
+	switch {
+	case op == "nop" || op == "fence.i":
+		return ""
+	case op == "fence.tso":
+		m.fence(riscvTags.of("Fence.tso"))
+		return ""
+	case op == "fence":
+		p, s := "rw", "rw"
+		if len(args) == 2 {
+			p, s = fenceBits(args[0].Fence), fenceBits(args[1].Fence)
+		}
+		if p == "" || s == "" {
+			// fence i,o and the like order no memory access.
+			m.fence(0)
+			return ""
+		}
+		m.fence(riscvTags.of("Fence." + p + "." + s))
+		return ""
+	case op == "j":
+		return args[0].Label
+	case base == "beq" || base == "bne" || base == "blt" || base == "bge" || base == "bltu" || base == "bgeu":
+		a, b := m.rvreg(args[0].R), m.rvreg(args[1].R)
+		m.branch(a.t.Merge(b.t), riscvTags.of("BCC"))
+		if compareHolds(op, a.v, b.v) {
+			return args[2].Label
+		}
+		return ""
+	case base == "lr":
+		a := m.rvaddr(args[1])
+		v, i := m.load(a, riscvTags.of("X")|rvOrder(op))
+		if i < 0 {
+			return ""
+		}
+		m.rv().resRead = i
+		m.rvset(args[0].R, reg{v: rvExtend("lw", v), t: axiom.Taint{i}})
+		return ""
+	case base == "sc":
+		v := m.rvreg(args[1].R)
+		a := m.rvaddr(args[2])
+		st := m.rv()
+		if st.resRead >= 0 && m.choose(2) == 0 {
+			if m.stopped() {
+				return ""
+			}
+			m.store(a, v, riscvTags.of("X")|rvOrder(op), st.resRead)
+			m.rvset(args[0].R, reg{v: axiom.Int(0)})
+		} else {
+			if m.stopped() {
+				return ""
+			}
+			m.rvset(args[0].R, reg{v: axiom.Int(1)})
+		}
+		st.resRead = -1
+		return ""
+	case strings.HasPrefix(op, "amo"):
+		// amo<op>.{w,d}[.aq][.rl] rd, rs2, (rs1)
+		o := strings.TrimPrefix(base, "amo")
+		s := m.rvreg(args[1].R)
+		a := m.rvaddr(args[2])
+		ord := rvOrder(op)
+		amo := riscvTags.of("AMO")
+		// herd annotates both events of an AMO with its ordering.
+		rtags, wtags := amo|ord, amo|ord
+		old, i := m.load(a, rtags)
+		if i < 0 {
+			return ""
+		}
+		w := strings.Contains(op, ".w")
+		nv := reg{v: rvAmo(o, old, s.v, w), t: axiom.Taint{i}.Merge(s.t)}
+		if o == "swap" {
+			nv.t = s.t
+		}
+		m.store(a, nv, wtags, i)
+		if w {
+			old = rvExtend("lw", old)
+		}
+		m.rvset(args[0].R, reg{v: old, t: axiom.Taint{i}})
+		return ""
+	case op[0] == 'l' && len(args) == 2 && args[1].Kind == litmus.OpdMem:
+		a := m.rvaddr(args[1])
+		v, i := m.load(a, rvOrder(op))
+		if i < 0 {
+			return ""
+		}
+		m.rvset(args[0].R, reg{v: rvExtend(op, v), t: axiom.Taint{i}})
+		return ""
+	case op[0] == 's' && len(args) == 2 && args[1].Kind == litmus.OpdMem:
+		v := m.rvreg(args[0].R)
+		a := m.rvaddr(args[1])
+		m.store(a, v, rvOrder(op), -1)
+		return ""
+	}
+	if m.rvalu(in, op, args) {
+		return ""
+	}
+	m.fail(in.Pos(), "%s is not supported by the RISC-V semantics", in.Op)
+	return ""
+}
+
+// fenceBits keeps the memory part (r, w) of a fence set.
+func fenceBits(s string) string {
+	out := ""
+	if strings.Contains(s, "r") {
+		out += "r"
+	}
+	if strings.Contains(s, "w") {
+		out += "w"
+	}
+	return out
+}
+
+// compareHolds evaluates a RISC-V branch condition.
+func compareHolds(op string, a, b axiom.Val) bool {
+	switch op {
+	case "beq":
+		return a == b
+	case "bne":
+		return a != b
+	}
+	if a.IsAddr() || b.IsAddr() {
+		return false
+	}
+	switch op {
+	case "blt":
+		return a.N < b.N
+	case "bge":
+		return a.N >= b.N
+	case "bltu":
+		return uint64(a.N) < uint64(b.N)
+	case "bgeu":
+		return uint64(a.N) >= uint64(b.N)
+	}
+	return false
+}
+
+func rvAmo(op string, old, s axiom.Val, w bool) axiom.Val {
+	if op == "swap" {
+		return s
+	}
+	if old.IsAddr() || s.IsAddr() {
+		if op == "add" && old.IsAddr() && !s.IsAddr() {
+			return addVal(old, s.N)
+		}
+		return old
+	}
+	a, b := old.N, s.N
+	if w {
+		a, b = int64(int32(a)), int64(int32(b))
+	}
+	var r int64
+	switch op {
+	case "add":
+		r = a + b
+	case "and":
+		r = a & b
+	case "or":
+		r = a | b
+	case "xor":
+		r = a ^ b
+	case "max":
+		r = max(a, b)
+	case "min":
+		r = min(a, b)
+	case "maxu":
+		if uint64(a) > uint64(b) {
+			r = a
+		} else {
+			r = b
+		}
+	case "minu":
+		if uint64(a) < uint64(b) {
+			r = a
+		} else {
+			r = b
+		}
+	}
+	if w {
+		r = int64(int32(r))
+	}
+	return axiom.Int(r)
+}
+
+// rvALU maps the arithmetic mnemonics to their operation.
+var rvALU = func() map[string]string {
+	m := map[string]string{}
+	for _, op := range []string{"add", "sub", "and", "or", "xor", "sll", "srl", "sra", "slt", "sltu"} {
+		m[op] = op
+	}
+	for _, op := range []string{"add", "and", "or", "xor", "sll", "srl", "sra", "slt", "sltu"} {
+		m[op+"i"] = op
+	}
+	m["sltiu"] = "sltu"
+	for _, op := range []string{"add", "sub", "sll", "srl", "sra"} {
+		m[op+"w"] = op
+	}
+	for _, op := range []string{"add", "sll", "srl", "sra"} {
+		m[op+"iw"] = op
+	}
+	return m
+}()
+
+// rvalu executes register moves and arithmetic.
+func (m *machine) rvalu(in *litmus.Instr, op string, args []*litmus.Operand) bool {
+	switch op {
+	case "li":
+		m.rvset(args[0].R, reg{v: axiom.Int(args[1].Imm)})
+		return true
+	case "lui":
+		m.rvset(args[0].R, reg{v: axiom.Int(int64(int32(args[1].Imm << 12)))})
+		return true
+	case "la":
+		i, ok := m.th.p.index[args[1].Sym]
+		if !ok {
+			m.fail(in.Pos(), "unknown location %s", args[1].Sym)
+			return true
+		}
+		m.rvset(args[0].R, reg{v: axiom.Addr(i)})
+		return true
+	case "mv":
+		m.rvset(args[0].R, m.rvreg(args[1].R))
+		return true
+	case "sext.w":
+		r := m.rvreg(args[1].R)
+		if !r.v.IsAddr() {
+			r.v = axiom.Int(int64(int32(r.v.N)))
+		}
+		m.rvset(args[0].R, r)
+		return true
+	}
+	if len(args) != 3 {
+		return false
+	}
+	a := m.rvreg(args[1].R)
+	var b reg
+	if args[2].Kind == litmus.OpdImm {
+		b = reg{v: axiom.Int(args[2].Imm)}
+	} else {
+		b = m.rvreg(args[2].R)
+	}
+	t := a.t.Merge(b.t)
+	name, ok := rvALU[op]
+	if !ok {
+		return false
+	}
+	word := strings.HasSuffix(op, "w")
+	var v axiom.Val
+	switch {
+	case name == "add" && (a.v.IsAddr() || b.v.IsAddr()):
+		if a.v.IsAddr() && b.v.IsAddr() {
+			m.dead = true
+			return true
+		}
+		if a.v.IsAddr() {
+			v = addVal(a.v, b.v.N)
+		} else {
+			v = addVal(b.v, a.v.N)
+		}
+	case (name == "xor" || name == "sub") && a.v.IsAddr() && a.v == b.v:
+		v = axiom.Int(0)
+	case name == "sub" && a.v.IsAddr() && !b.v.IsAddr():
+		v = addVal(a.v, -b.v.N)
+	case a.v.IsAddr() || b.v.IsAddr():
+		m.dead = true
+		return true
+	default:
+		x, y := a.v.N, b.v.N
+		var r int64
+		switch name {
+		case "add":
+			r = x + y
+		case "sub":
+			r = x - y
+		case "and":
+			r = x & y
+		case "or":
+			r = x | y
+		case "xor":
+			r = x ^ y
+		case "sll":
+			r = x << uint(y&63)
+		case "srl":
+			if word {
+				r = int64(uint32(x) >> uint(y&31))
+			} else {
+				r = int64(uint64(x) >> uint(y&63))
+			}
+		case "sra":
+			if word {
+				r = int64(int32(x) >> uint(y&31))
+			} else {
+				r = x >> uint(y&63)
+			}
+		case "slt":
+			if x < y {
+				r = 1
+			}
+		case "sltu":
+			if uint64(x) < uint64(y) {
+				r = 1
+			}
+		default:
+			return false
+		}
+		if word {
+			r = int64(int32(r))
+		}
+		v = axiom.Int(r)
+	}
+	m.rvset(args[0].R, reg{v: v, t: t})
+	return true
+}
