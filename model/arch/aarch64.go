@@ -222,6 +222,7 @@ func (aarch64) exec(m *machine, in *litmus.Instr) string {
 	op := in.Mnemonic
 	args := in.Args
 	st := m.a64()
+	m.size = a64Size(op, args)
 	switch {
 	case op == "NOP" || op == "HINT":
 		return ""
@@ -793,4 +794,31 @@ func subFlags(a, b int64, width int, t axiom.Taint) flagsVal {
 	r := x - y
 	return flagsVal{set: true, n: int64(r) < 0, z: r == 0, c: x >= y,
 		v: (int64(x) < 0) != (int64(y) < 0) && (int64(r) < 0) != (int64(x) < 0), t: t}
+}
+
+// a64Size returns the size in bytes of a memory instruction's accesses:
+// from a B or H suffix, else from the width of its data register.
+func a64Size(op string, args []*litmus.Operand) int {
+	mem := -1
+	for i, a := range args {
+		if a.Kind == litmus.OpdMem {
+			mem = i
+		}
+	}
+	if mem <= 0 {
+		return 0
+	}
+	switch {
+	case op == "LDRSB" || strings.HasSuffix(op, "B") && op != "SUB":
+		return 1
+	case op == "LDRSH" || strings.HasSuffix(op, "H"):
+		return 2
+	case op == "LDRSW":
+		return 4
+	}
+	// The data register: the one just before the memory operand.
+	if r := args[mem-1].R; r != nil {
+		return r.Width / 8
+	}
+	return 0
 }

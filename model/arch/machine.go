@@ -54,6 +54,7 @@ type program struct {
 	names []string
 	index map[string]int
 	opt   Options
+	sizes map[int]int // the access size of each location seen so far, in bytes
 }
 
 // Program returns the assembly test t as an axiom program.
@@ -65,7 +66,7 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 	if opt.LoopBound <= 0 {
 		opt.LoopBound = 2
 	}
-	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt}
+	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}}
 	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), RegName: func(n string) string {
 		if c := p.sem.canon(n); c != "" {
 			return c
@@ -278,6 +279,7 @@ type machine struct {
 	in     *litmus.Instr
 	loops  map[int]int // backward branches taken, by instruction index
 	state  any         // architecture-specific state of the path
+	size   int         // the access size of the instruction being executed, in bytes (0: unknown)
 
 	dead bool  // the path is infeasible (a read with no value, a fault)
 	cut  bool  // a loop ran past the bound
@@ -308,6 +310,7 @@ func (m *machine) run() {
 			continue
 		}
 		m.in = in
+		m.size = 0
 		target := m.th.p.sem.exec(m, in)
 		m.instr++
 		if m.stopped() {
@@ -398,11 +401,27 @@ func (m *machine) location(a axiom.Val) (int, bool) {
 	return a.Loc(), true
 }
 
+// access checks that location loc is always accessed with the same
+// size: a test that accesses one location with several sizes is a
+// mixed-size test (herd's -variant mixed), which this semantics does not
+// give a meaning to yet.
+func (m *machine) access(loc, size int) bool {
+	if size == 0 {
+		return true
+	}
+	if s, ok := m.th.p.sizes[loc]; ok && s != size {
+		m.fail(m.in.Pos(), "%s is accessed with %d and %d bytes: mixed-size tests need mixed-size support, which this semantics does not have yet", m.th.p.names[loc], s, size)
+		return false
+	}
+	m.th.p.sizes[loc] = size
+	return true
+}
+
 // load emits a read of the location at address a and returns the value
 // it takes (a choice point) and the read's index, or -1.
 func (m *machine) load(a reg, tags axiom.Tags) (axiom.Val, int) {
 	loc, ok := m.location(a.v)
-	if !ok {
+	if !ok || !m.access(loc, m.size) {
 		return axiom.Val{}, -1
 	}
 	d := m.dom[loc]
@@ -417,7 +436,7 @@ func (m *machine) load(a reg, tags axiom.Tags) (axiom.Val, int) {
 // store emits a write of v at address a and returns its index, or -1.
 func (m *machine) store(a reg, v reg, tags axiom.Tags, rmw int) int {
 	loc, ok := m.location(a.v)
-	if !ok {
+	if !ok || !m.access(loc, m.size) {
 		return -1
 	}
 	return m.emit(axiom.Event{Kind: axiom.KindW, Tags: tags, Loc: loc, Val: v.v, RMW: rmw, Addr: a.t, Data: v.t})

@@ -1,0 +1,105 @@
+package arch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/cat/interp"
+	"github.com/litmus-dev/litmus/model/internal/herdout"
+)
+
+// corpus is the shared conformance corpus, beside the repository.
+const corpus = "../../../shared/corpus"
+
+// knownDiff lists the corpus tests whose answer under the built-in model
+// is still not herd's, with the reason. The test fails when one of them
+// starts to agree (remove it from the list) as well as when any other
+// test disagrees: the list can only shrink.
+var knownDiff = map[string]string{
+	"arch/aarch64/herd/catalogue/aarch64/tests/LB+CAS-rfi-ctrl+DMBSY.litmus":   "dependency through a CAS's read to its write (herd's dtrm)",
+	"arch/aarch64/herd/catalogue/aarch64/tests/R+CAS-rfi-ctrl+DMBST.litmus":    "dependency through a CAS's read to its write (herd's dtrm)",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CASacq-noret-ok.litmus":  "a no-return CAS's read",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+SWPacq-noret.litmus":     "a no-return SWP's read",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CSEL.litmus":             "CSEL: herd's pick dependencies",
+	"arch/aarch64/herd/catalogue/aarch64/tests/LB+rel+CAS.litmus":              "dependency through a CAS",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CAS-ok-MRs-addr.litmus":  "dependency through a CAS",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CSEL-addr.litmus":        "CSEL: herd's pick dependencies",
+}
+
+// archCorpus names, per architecture, the corpus folders and the
+// expected-output folder of herd's stock model, which lib's model must
+// match.
+var archCorpus = []struct {
+	model, expected string
+	dirs            []string
+}{
+	{"aarch64.cat", "aarch64", []string{"arch/aarch64/herd/catalogue", "arch/aarch64/dat3m"}},
+	{"riscv.cat", "riscv", []string{"arch/riscv/dat3m"}},
+	{"ppc.cat", "ppc", []string{"arch/ppc/dat3m"}},
+}
+
+// TestCorpusStockModels checks every shared AArch64, RISC-V and POWER
+// test under the built-in model of its architecture against herd7
+// 7.58's output under its stock model: the same final states and the
+// same verdict.
+func TestCorpusStockModels(t *testing.T) {
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("no shared corpus")
+	}
+	for _, ac := range archCorpus {
+		t.Run(ac.expected, func(t *testing.T) {
+			m, err := interp.LoadLib(ac.model, interp.Options{})
+			require.NoError(t, err)
+			var files []string
+			for _, d := range ac.dirs {
+				filepath.Walk(filepath.Join(corpus, d), func(p string, info os.FileInfo, err error) error {
+					if err == nil && strings.HasSuffix(p, ".litmus") {
+						files = append(files, p)
+					}
+					return nil
+				})
+			}
+			sort.Strings(files)
+			require.NotEmpty(t, files)
+			same, unsupported := 0, 0
+			for _, f := range files {
+				rel, _ := filepath.Rel(corpus, f)
+				h, err := herdout.Read(filepath.Join(corpus, "expected", ac.expected, rel+".out"))
+				if err != nil {
+					continue // herd gave no answer (an .err file)
+				}
+				src, err := os.ReadFile(f)
+				require.NoError(t, err)
+				test, err := litmus.Parse(f, src)
+				require.NoError(t, err, rel)
+				p, err := Program(test, Options{})
+				require.NoError(t, err, rel)
+				res, err := m.Check(context.Background(), p, interp.CheckOptions{})
+				if err != nil && strings.Contains(err.Error(), "mixed-size") {
+					unsupported++
+					continue
+				}
+				require.NoError(t, err, rel)
+				var got []string
+				for _, s := range res.States {
+					got = append(got, s.String())
+				}
+				agree := strings.Join(got, "\n") == strings.Join(h.States, "\n") && res.Verdict.String() == h.Observation
+				if why, known := knownDiff[rel]; known {
+					require.False(t, agree, "%s now agrees with herd (%s): remove it from knownDiff", rel, why)
+					continue
+				}
+				require.True(t, agree, "%s: ours %s %v, herd %s %v", rel, res.Verdict, got, h.Observation, h.States)
+				same++
+			}
+			t.Logf("%s: %d tests agree with herd, %d need mixed-size support", ac.expected, same, unsupported)
+		})
+	}
+}
