@@ -33,6 +33,18 @@ var knownDiff = map[string]string{
 	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CSEL-addr.litmus":        "CSEL: herd's pick dependencies",
 }
 
+// knownDiffDat3M lists the tests known to differ from herd running
+// Dat3M's models, as knownDiff does for the stock models.
+var knownDiffDat3M = map[string]string{
+	"arch/aarch64/herd/catalogue/aarch64/tests/LB+rel+CAS-ok-MRs-addr.litmus": "dependency through a CAS",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CASacq-noret-ok.litmus": "a no-return CAS's read",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+SWPacq-noret.litmus":    "a no-return SWP's read",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CSEL.litmus":            "CSEL: herd's pick dependencies",
+	"arch/aarch64/herd/catalogue/aarch64/tests/LB+rel+CAS.litmus":             "dependency through a CAS",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CAS-ok-MRs-addr.litmus": "dependency through a CAS",
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CSEL-addr.litmus":       "CSEL: herd's pick dependencies",
+}
+
 // archCorpus names, per architecture, the corpus folders and the
 // expected-output folder of herd's stock model, which lib's model must
 // match.
@@ -50,56 +62,80 @@ var archCorpus = []struct {
 // 7.58's output under its stock model: the same final states and the
 // same verdict.
 func TestCorpusStockModels(t *testing.T) {
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("no shared corpus")
-	}
 	for _, ac := range archCorpus {
 		t.Run(ac.expected, func(t *testing.T) {
 			m, err := interp.LoadLib(ac.model, interp.Options{})
 			require.NoError(t, err)
-			var files []string
-			for _, d := range ac.dirs {
-				filepath.Walk(filepath.Join(corpus, d), func(p string, info os.FileInfo, err error) error {
-					if err == nil && strings.HasSuffix(p, ".litmus") {
-						files = append(files, p)
-					}
-					return nil
-				})
-			}
-			sort.Strings(files)
-			require.NotEmpty(t, files)
-			same, unsupported := 0, 0
-			for _, f := range files {
-				rel, _ := filepath.Rel(corpus, f)
-				h, err := herdout.Read(filepath.Join(corpus, "expected", ac.expected, rel+".out"))
-				if err != nil {
-					continue // herd gave no answer (an .err file)
-				}
-				src, err := os.ReadFile(f)
-				require.NoError(t, err)
-				test, err := litmus.Parse(f, src)
-				require.NoError(t, err, rel)
-				p, err := Program(test, Options{})
-				require.NoError(t, err, rel)
-				res, err := m.Check(context.Background(), p, interp.CheckOptions{})
-				if err != nil && strings.Contains(err.Error(), "mixed-size") {
-					unsupported++
-					continue
-				}
-				require.NoError(t, err, rel)
-				var got []string
-				for _, s := range res.States {
-					got = append(got, s.String())
-				}
-				agree := strings.Join(got, "\n") == strings.Join(h.States, "\n") && res.Verdict.String() == h.Observation
-				if why, known := knownDiff[rel]; known {
-					require.False(t, agree, "%s now agrees with herd (%s): remove it from knownDiff", rel, why)
-					continue
-				}
-				require.True(t, agree, "%s: ours %s %v, herd %s %v", rel, res.Verdict, got, h.Observation, h.States)
-				same++
-			}
-			t.Logf("%s: %d tests agree with herd, %d need mixed-size support", ac.expected, same, unsupported)
+			compareCorpus(t, m, ac.expected, ac.dirs, knownDiff)
 		})
 	}
+}
+
+// TestCorpusDat3MModels runs Dat3M's models, read from the corpus by the
+// interpreter, on every shared test of their architecture, against herd7
+// running the same files.
+func TestCorpusDat3MModels(t *testing.T) {
+	for _, d := range []struct{ arch, model string }{{"aarch64", "aarch64"}, {"riscv", "riscv"}, {"ppc", "power"}} {
+		t.Run(d.arch, func(t *testing.T) {
+			path := filepath.Join(corpus, "arch", d.arch, "dat3m/cat/herd-"+d.model+".cat")
+			if _, err := os.Stat(path); err != nil {
+				t.Skip("no shared corpus")
+			}
+			m, err := interp.Load(path, interp.Options{})
+			require.NoError(t, err)
+			dirs := []string{"arch/" + d.arch}
+			compareCorpus(t, m, "dat3m-"+d.model, dirs, knownDiffDat3M)
+		})
+	}
+}
+
+// compareCorpus checks the tests under dirs with model m against herd's
+// outputs in expected/<expected>.
+func compareCorpus(t *testing.T, m *interp.Model, expected string, dirs []string, known map[string]string) {
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("no shared corpus")
+	}
+	var files []string
+	for _, d := range dirs {
+		filepath.Walk(filepath.Join(corpus, d), func(p string, info os.FileInfo, err error) error {
+			if err == nil && strings.HasSuffix(p, ".litmus") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	sort.Strings(files)
+	require.NotEmpty(t, files)
+	same, unsupported := 0, 0
+	for _, f := range files {
+		rel, _ := filepath.Rel(corpus, f)
+		h, err := herdout.Read(filepath.Join(corpus, "expected", expected, rel+".out"))
+		if err != nil {
+			continue // herd gave no answer (an .err file)
+		}
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		test, err := litmus.Parse(f, src)
+		require.NoError(t, err, rel)
+		p, err := Program(test, Options{})
+		require.NoError(t, err, rel)
+		res, err := m.Check(context.Background(), p, interp.CheckOptions{})
+		if err != nil && strings.Contains(err.Error(), "mixed-size") {
+			unsupported++
+			continue
+		}
+		require.NoError(t, err, rel)
+		var got []string
+		for _, s := range res.States {
+			got = append(got, s.String())
+		}
+		agree := strings.Join(got, "\n") == strings.Join(h.States, "\n") && res.Verdict.String() == h.Observation
+		if why, isKnown := known[rel]; isKnown {
+			require.False(t, agree, "%s now agrees with herd (%s): remove it from the known differences", rel, why)
+			continue
+		}
+		require.True(t, agree, "%s: ours %s %v, herd %s %v", rel, res.Verdict, got, h.Observation, h.States)
+		same++
+	}
+	t.Logf("%s: %d tests agree with herd, %d need mixed-size support", expected, same, unsupported)
 }

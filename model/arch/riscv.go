@@ -13,7 +13,7 @@ import (
 // fence: Fence.r.r ... Fence.rw.rw and Fence.tso.
 
 var riscvVocab = func() []string {
-	v := []string{"Acq", "Rel", "AcqRel", "X", "AMO", "Fence.tso", "BCC"}
+	v := []string{"Acq", "Rel", "AcqRel", "Sc", "X", "AMO", "Fence.tso", "BCC"}
 	for _, p := range []string{"r", "w", "rw"} {
 		for _, s := range []string{"r", "w", "rw"} {
 			v = append(v, "Fence."+p+"."+s)
