@@ -18,35 +18,72 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 )
 
-// Model names a memory model.
-type Model int
+// Model names a memory model: one of the operational machines (SC, TSO,
+// PSO), the native Linux-kernel memory model (LKMM), or a cat model run
+// by the interpreter (model/cat/interp): the built-in architecture models
+// AArch64, RISCV and PPC, or one read from files (LoadCat, LoadKernel).
+// Models compare with ==.
+type Model struct {
+	k   modelKind
+	cat *catModel
+}
 
-// The memory models. LKMM is run by the axiomatic engine in model/lkmm.
+type modelKind uint8
+
 const (
-	SC   Model = iota + 1 // sequential consistency: one shared memory
-	TSO                   // x86-TSO: one FIFO store buffer per thread
-	PSO                   // SPARC PSO: one FIFO store buffer per thread and address
-	LKMM                  // the Linux-kernel memory model (axiomatic; model/lkmm)
+	kNone modelKind = iota
+	kSC
+	kTSO
+	kPSO
+	kLKMM
+	kCat
+)
+
+// The memory models with a native engine. LKMM is run by the axiomatic
+// engine in model/lkmm.
+var (
+	SC   = Model{k: kSC}   // sequential consistency: one shared memory
+	TSO  = Model{k: kTSO}  // x86-TSO: one FIFO store buffer per thread
+	PSO  = Model{k: kPSO}  // SPARC PSO: one FIFO store buffer per thread and address
+	LKMM = Model{k: kLKMM} // the Linux-kernel memory model (axiomatic; model/lkmm)
+)
+
+// The built-in architecture models, cat files of model/cat/lib run by the
+// interpreter on tests of their architecture.
+var (
+	AArch64 = Model{k: kCat, cat: builtinCat("aarch64", "aarch64.cat", litmus.ArchAArch64)}
+	RISCV   = Model{k: kCat, cat: builtinCat("riscv", "riscv.cat", litmus.ArchRISCV)}
+	PPC     = Model{k: kCat, cat: builtinCat("ppc", "ppc.cat", litmus.ArchPPC)}
 )
 
 var modelNames = map[Model]string{SC: "sc", TSO: "tso", PSO: "pso", LKMM: "lkmm"}
 
-// String returns the model's lower-case name: "sc", "tso", "pso", "lkmm".
+// String returns the model's lower-case name: "sc", "tso", "pso",
+// "lkmm", "aarch64", "riscv", "ppc", or a cat model's name.
 func (m Model) String() string {
 	if s, ok := modelNames[m]; ok {
 		return s
 	}
-	return fmt.Sprintf("Model(%d)", int(m))
+	if m.cat != nil {
+		return m.cat.name
+	}
+	return "Model(?)"
 }
 
-// Models returns every model, in the order SC, TSO, PSO, LKMM.
+// Models returns the native models, in the order SC, TSO, PSO, LKMM.
 func Models() []Model { return []Model{SC, TSO, PSO, LKMM} }
 
+// ArchModels returns the built-in architecture models: AArch64, RISCV,
+// PPC.
+func ArchModels() []Model { return []Model{AArch64, RISCV, PPC} }
+
 // Supported reports whether Check runs model m in this package.
-func Supported(m Model) bool { return m == SC || m == TSO || m == PSO || m == LKMM }
+func Supported(m Model) bool { return m.k != kNone }
 
 // ParseModel parses a model name, case-insensitively: "sc", "tso" (also
-// "x86tso", "x86-tso"), "pso", "lkmm" (also "linux-kernel").
+// "x86tso", "x86-tso"), "pso", "lkmm" (also "linux-kernel"), "aarch64"
+// (also "arm64", "armv8"), "riscv" (also "rvwmo"), "ppc" (also
+// "power").
 func ParseModel(s string) (Model, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "sc":
@@ -57,8 +94,45 @@ func ParseModel(s string) (Model, error) {
 		return PSO, nil
 	case "lkmm", "linux-kernel":
 		return LKMM, nil
+	case "aarch64", "arm64", "armv8":
+		return AArch64, nil
+	case "riscv", "rvwmo":
+		return RISCV, nil
+	case "ppc", "power":
+		return PPC, nil
 	}
-	return 0, fmt.Errorf("unknown model %q (want sc, tso, pso or lkmm)", s)
+	return Model{}, fmt.Errorf("unknown model %q (want sc, tso, pso, lkmm, aarch64, riscv or ppc)", s)
+}
+
+// Applies reports whether m can check tests of dialect a: the operational
+// models read C and X86 tests, the LKMM C tests, an architecture model
+// tests of its architecture, and a cat model read from a file C tests
+// (with a bell) and the assembly dialects litmus has a semantics for.
+func (m Model) Applies(a litmus.Arch) bool {
+	switch m.k {
+	case kSC, kTSO, kPSO:
+		return a == litmus.ArchC || a == litmus.ArchX86 || a == litmus.ArchX8664
+	case kLKMM:
+		return a == litmus.ArchC
+	case kCat:
+		return m.cat.applies(a)
+	}
+	return false
+}
+
+// Default returns the model a test of dialect a is checked under when
+// none is named: x86-TSO for C and X86 tests, the architecture's model
+// for AArch64, RISC-V and POWER tests.
+func Default(a litmus.Arch) Model {
+	switch a {
+	case litmus.ArchAArch64:
+		return AArch64
+	case litmus.ArchRISCV:
+		return RISCV
+	case litmus.ArchPPC:
+		return PPC
+	}
+	return TSO
 }
 
 // ErrNotSupported is returned (wrapped) by Check for a model this package
@@ -290,6 +364,9 @@ func Check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 	}
 	if m == LKMM {
 		return checkLKMM(ctx, t, opt)
+	}
+	if m.k == kCat {
+		return checkCat(ctx, t, m, opt)
 	}
 	return check(ctx, t, m, opt)
 }

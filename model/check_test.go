@@ -322,7 +322,7 @@ func TestErrors(t *testing.T) {
 	}
 	test, err := parseSrc("t.litmus", sb)
 	require.NoError(t, err)
-	_, err = Check(context.Background(), test, Model(99), Options{})
+	_, err = Check(context.Background(), test, Model{}, Options{})
 	require.True(t, errors.Is(err, ErrNotSupported))
 }
 

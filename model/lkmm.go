@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/lkmm"
 )
 
@@ -32,47 +33,20 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{
-		Name:      t.Name,
-		Model:     LKMM,
-		Condition: condString(t.Cond, t.Arch),
-		Ok:        r.Ok,
-		Positive:  r.Positive,
-		Negative:  r.Negative,
-		Flags:     r.Flags,
-		Why:       r.Why,
-		Stats:     Stats{States: int64(r.Candidates), Elapsed: time.Since(start), Engine: "lkmm"},
-	}
-	if t.Cond != nil {
-		res.Kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
-	}
-	for i, s := range r.States {
-		st := State{Values: make([]LocValue, len(s))}
-		for j, b := range s {
-			st.Values[j] = LocValue{Loc: b.Loc, Val: parseValue(b.Val)}
-			if i == 0 {
-				res.Locs = append(res.Locs, b.Loc)
-			}
+	states := make([]axiom.State, len(r.States))
+	for i, st := range r.States {
+		states[i] = make(axiom.State, len(st))
+		for j, b := range st {
+			states[i][j] = axiom.Binding{Loc: b.Loc, Val: b.Val}
 		}
-		res.States = append(res.States, st)
 	}
-	switch r.Verdict {
-	case lkmm.Never:
-		res.Verdict = Never
-	case lkmm.Sometimes:
-		res.Verdict = Sometimes
-	case lkmm.Always:
-		res.Verdict = Always
-	default:
-		res.Verdict, res.Reason, res.Ok = Unknown, r.Reason, false
-	}
-	if r.Cut && res.Verdict != Unknown {
-		// The engine unrolls loops a bounded number of times, like
-		// herd7's -unroll, and drops the longer paths: the state set may
-		// be incomplete, so the verdict is not exact.
-		res.Reason = fmt.Sprintf("loops were unrolled a bounded number of times and longer paths dropped (herd7 -unroll would print %s)", res.Verdict)
-		res.Verdict, res.Ok = Unknown, false
-	}
+	res := axiomResult(t, LKMM, axiomSummary{
+		States: states, Verdict: axiom.Verdict(r.Verdict), Reason: r.Reason, Ok: r.Ok,
+		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
+		Cut: r.Cut, Candidates: r.Candidates,
+	})
+	res.Stats.Elapsed = time.Since(start)
+	res.Stats.Engine = "lkmm"
 	return res, nil
 }
 

@@ -84,7 +84,10 @@ Flags:
 
 // addRunFlags declares the flags shared by check, explain, fences and diff.
 func addRunFlags(fs *flag.FlagSet, o *runOptions) {
-	fs.StringVar(&o.models, "model", "tso", "memory model: sc, tso, pso, lkmm, a list, or all")
+	fs.StringVar(&o.models, "model", "auto", "memory model: sc, tso, pso, lkmm, aarch64, riscv, ppc, a list, all, or auto")
+	fs.Var((*stringList)(&o.cats), "cat", "a cat model file to check under too (repeatable)")
+	fs.StringVar(&o.modelDir, "model-dir", "", "a directory with linux-kernel.cfg (a kernel tree's tools/memory-model) whose LKMM to check under too")
+	fs.Var((*stringList)(&o.includes), "I", "a directory searched for files a --cat model includes (repeatable)")
 	fs.IntVar(&o.maxStates, "max-states", model.DefaultMaxStates, "state limit per search")
 	fs.DurationVar(&o.timeout, "timeout", 0, "time limit per search")
 	fs.IntVar(&o.jobs, "jobs", 0, "files checked at a time")
@@ -101,6 +104,15 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
+	cats, err := catModels(f.runOptions)
+	if err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
+	if len(cats) > 0 && f.models == "auto" {
+		models = nil // only the named cat models
+	}
+	models = append(models, cats...)
 	files, errs := expandArgs(args)
 	code := exitOK
 	for _, err := range errs {
@@ -181,6 +193,20 @@ func printInputError(env *Env, file string, err error) {
 
 // writeSummary prints the test × model table of verdicts.
 func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnknown bool) {
+	// A model that applies to none of the tests (aarch64 on C tests) gets
+	// no column.
+	var used []model.Model
+	for _, m := range models {
+		for _, fr := range frs {
+			if resultFor(fr, m) != nil {
+				used = append(used, m)
+				break
+			}
+		}
+	}
+	if len(used) > 0 {
+		models = used
+	}
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprint(tw, "test")
 	for _, m := range models {
@@ -302,6 +328,11 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 	}
 	if fr.err != nil {
 		msg := fr.err.Error()
+		if len(models) == 0 {
+			// --model auto: a file that does not parse has no dialect;
+			// report it under the default model of C tests.
+			models = []model.Model{model.Default(litmus.ArchC)}
+		}
 		for _, m := range models {
 			_ = enc.Encode(jsonResult{File: fr.file, Test: name, Model: m.String(), Observation: "Error",
 				States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Flags: []string{}, Error: &msg})

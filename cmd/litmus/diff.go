@@ -46,11 +46,6 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("usage: litmus diff [--model M|all] OLD NEW")
 		return exitUsage
 	}
-	models, err := parseModels(diffFlags.models)
-	if err != nil {
-		env.Errorf("%v", err)
-		return exitUsage
-	}
 	var tests [2]*litmus.Test
 	for i, f := range args {
 		t, err := litmus.ParseFile(f)
@@ -59,6 +54,11 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 			return exitUsage
 		}
 		tests[i] = t
+	}
+	models, err := modelsFor(diffFlags, tests[1])
+	if err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
 	}
 	opt := model.Options{MaxStates: diffFlags.maxStates, Timeout: diffFlags.timeout, NoWitness: true}
 	w := env.Stdout

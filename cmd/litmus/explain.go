@@ -63,19 +63,20 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("usage: litmus explain [--model M] [--state COND] [--dot FILE] FILE")
 		return exitUsage
 	}
-	m, err := model.ParseModel(f.models)
-	if err != nil || !model.Supported(m) {
-		if err == nil {
-			err = fmt.Errorf("model %s is not supported by this build", m)
-		}
-		env.Errorf("%v", err)
-		return exitUsage
-	}
 	t, err := litmus.ParseFile(args[0])
 	if err != nil {
 		printInputError(env, args[0], err)
 		return exitUsage
 	}
+	ms, err := modelsFor(f.runOptions, t)
+	if err == nil && len(ms) != 1 {
+		err = fmt.Errorf("explain takes one model, not %d", len(ms))
+	}
+	if err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
+	m := ms[0]
 	opt := model.Options{MaxStates: f.maxStates, Timeout: f.timeout}
 	if f.state != "" {
 		p, err := parseProp(f.state)

@@ -52,14 +52,14 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("usage: litmus fences [--model M|all] FILE")
 		return exitUsage
 	}
-	models, err := parseModels(fencesFlags.models)
-	if err != nil {
-		env.Errorf("%v", err)
-		return exitUsage
-	}
 	t, err := litmus.ParseFile(args[0])
 	if err != nil {
 		printInputError(env, args[0], err)
+		return exitUsage
+	}
+	models, err := modelsFor(fencesFlags, t)
+	if err != nil {
+		env.Errorf("%v", err)
 		return exitUsage
 	}
 	opt := model.Options{MaxStates: fencesFlags.maxStates, Timeout: fencesFlags.timeout}

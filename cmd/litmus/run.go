@@ -17,6 +17,9 @@ import (
 // runOptions are the flags shared by the commands that run the models.
 type runOptions struct {
 	models    string
+	cats      []string // --cat files
+	includes  []string // -I directories for --cat
+	modelDir  string   // --model-dir
 	maxStates int
 	timeout   time.Duration
 	jobs      int
@@ -25,14 +28,18 @@ type runOptions struct {
 // parseModels turns --model into a list: one name, a comma-separated
 // list, or "all" for every model this build runs.
 func parseModels(s string) ([]model.Model, error) {
-	if strings.EqualFold(strings.TrimSpace(s), "all") {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "all":
 		var ms []model.Model
-		for _, m := range model.Models() {
+		for _, m := range append(model.Models(), model.ArchModels()...) {
 			if model.Supported(m) {
 				ms = append(ms, m)
 			}
 		}
 		return ms, nil
+	case "", "auto":
+		// Each test under its dialect's default model (model.Default).
+		return nil, nil
 	}
 	var ms []model.Model
 	seen := map[model.Model]bool{}
@@ -51,6 +58,51 @@ func parseModels(s string) ([]model.Model, error) {
 	}
 	return ms, nil
 }
+
+// modelsFor returns the models a command checks test t under: those of
+// --model ("auto": the default of t's dialect) and of --cat and
+// --model-dir (alone when --model is not given).
+func modelsFor(o runOptions, t *litmus.Test) ([]model.Model, error) {
+	ms, err := parseModels(o.models)
+	if err != nil {
+		return nil, err
+	}
+	cats, err := catModels(o)
+	if err != nil {
+		return nil, err
+	}
+	ms = append(ms, cats...)
+	if len(ms) == 0 {
+		ms = []model.Model{model.Default(t.Arch)}
+	}
+	return ms, nil
+}
+
+// catModels loads the models named by --cat and --model-dir.
+func catModels(o runOptions) ([]model.Model, error) {
+	var ms []model.Model
+	if o.modelDir != "" {
+		m, err := model.LoadKernel(o.modelDir)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	for _, f := range o.cats {
+		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes})
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	return ms, nil
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 // fileResult is everything checked for one file.
 type fileResult struct {
@@ -205,10 +257,13 @@ func checkFile(ctx context.Context, file string, models []model.Model, opt runOp
 	exp := t.Expectations()
 	inv := invariantExpectations(t)
 	race := expectsDataRace(t)
+	if len(models) == 0 {
+		models = []model.Model{model.Default(t.Arch)}
+	}
 	for _, m := range models {
-		if m == model.LKMM && t.Arch != litmus.ArchC && len(models) > 1 {
-			// The kernel's model speaks about C code; with several models
-			// an assembly test is simply not checked under it.
+		if !m.Applies(t.Arch) && len(models) > 1 {
+			// With several models, a test is checked under those that
+			// read its dialect (the LKMM reads C, aarch64 AArch64, ...).
 			continue
 		}
 		mr := modelResult{model: m, expect: expectationFor(exp, m), expectRace: race, hasInvariants: len(t.Invariants) > 0}

@@ -77,6 +77,7 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 	if err := p.locations(); err != nil {
 		return nil, err
 	}
+	ap.Cast = p.caster(ap)
 	ap.Names, ap.Index = p.names, p.index
 	ap.Init = make([]axiom.Val, len(p.names))
 	regInit := map[int]map[string]axiom.Val{}
@@ -277,7 +278,7 @@ type machine struct {
 	instr  int         // number of the instruction being executed
 	pc     int
 	in     *litmus.Instr
-	loops  map[int]int // backward branches taken, by instruction index
+	loops  map[int]int // backward jumps taken, by target instruction index
 	state  any         // architecture-specific state of the path
 	size   int         // the access size of the instruction being executed, in bytes (0: unknown)
 
@@ -326,8 +327,9 @@ func (m *machine) run() {
 			return
 		}
 		if to <= m.pc {
-			m.loops[m.pc]++
-			if m.loops[m.pc] > m.th.p.opt.LoopBound {
+			// herd counts the backward jumps to each target on a path.
+			m.loops[to]++
+			if m.loops[to] > m.th.p.opt.LoopBound {
 				m.cut = true
 				return
 			}
@@ -517,4 +519,69 @@ func splitReg(s string) (string, int) {
 		n = -1
 	}
 	return s[:i], n
+}
+
+// caster returns the conversion of final values to their declared types:
+// herd prints (and compares) each value cast to the type its location or
+// register has in the init section, int (signed 32 bits) when none.
+func (p *program) caster(ap *axiom.Program) func(th int, name string, v axiom.Val) axiom.Val {
+	locType := map[string]string{}
+	regType := map[int]map[string]string{}
+	for _, it := range p.test.Init {
+		if it.Type == "" {
+			continue
+		}
+		if it.Proc < 0 {
+			locType[it.Name] = it.Type
+			continue
+		}
+		ti := -1
+		for i, pr := range sortedProcs(p.test) {
+			if pr.ID == it.Proc {
+				ti = i
+			}
+		}
+		if regType[ti] == nil {
+			regType[ti] = map[string]string{}
+		}
+		regType[ti][ap.RegName(it.Name)] = it.Type
+	}
+	return func(th int, name string, v axiom.Val) axiom.Val {
+		if v.IsAddr() {
+			return v
+		}
+		t := locType[name]
+		if th >= 0 {
+			t = regType[th][name]
+		}
+		return axiom.Int(castTo(t, v.N))
+	}
+}
+
+// castTo converts x to C type t ("" is int).
+func castTo(t string, x int64) int64 {
+	switch strings.TrimSpace(t) {
+	case "", "int", "int32_t", "signed", "signed int":
+		return int64(int32(x))
+	case "uint32_t", "unsigned", "unsigned int":
+		return int64(uint32(x))
+	case "int8_t", "char", "signed char":
+		return int64(int8(x))
+	case "uint8_t", "unsigned char":
+		return int64(uint8(x))
+	case "int16_t", "short", "signed short":
+		return int64(int16(x))
+	case "uint16_t", "unsigned short":
+		return int64(uint16(x))
+	}
+	// 64-bit types (int64_t, uint64_t, long, intptr_t, pointers): herd
+	// prints uint64_t unsigned, which int64 cannot hold above 2^63-1;
+	// such values do not occur in the tests.
+	return x
+}
+
+func sortedProcs(t *litmus.Test) []*litmus.Proc {
+	ps := append([]*litmus.Proc(nil), t.Procs...)
+	sort.Slice(ps, func(i, j int) bool { return ps[i].ID < ps[j].ID })
+	return ps
 }

@@ -28,10 +28,14 @@ func (ppc) canon(name string) string {
 	return r
 }
 
-// ppcPath is a path's condition register fields and reservation.
+// ppcPath is a path's condition register fields and reservation: herd's
+// hidden registers RES (a lwarx is pending, resRead >= 0) and RESADDR,
+// with the reads they depend on.
 type ppcPath struct {
 	cr      [8]crField
 	resRead int
+	resAddr axiom.Val
+	resT    axiom.Taint // taint of RES and RESADDR
 }
 
 // crField is one condition register field: lt, gt, eq, with the reads it
@@ -50,14 +54,15 @@ func (m *machine) ppc() *ppcPath {
 
 func (m *machine) ppcreg(r *litmus.Register) reg { return m.get(r.Name) }
 
-// ppcaddr computes a memory operand's address: (RA|0) + d, or
-// (RA|0) + RB; a base r0 reads as 0.
+// ppcaddr computes a memory operand's address. herd reads the base as
+// the value 0 when it is r0 only in the indexed forms ((RA|0) + RB); a
+// D-form base r0 is the register (docs/semantics.md).
 func (m *machine) ppcaddr(o *litmus.Operand) reg {
-	var b reg
-	if o.Mem.Base.Name != "r0" {
-		b = m.ppcreg(&o.Mem.Base)
-	}
 	if o.Mem.Index != nil {
+		var b reg
+		if o.Mem.Base.Name != "r0" {
+			b = m.ppcreg(&o.Mem.Base)
+		}
 		x := m.ppcreg(o.Mem.Index)
 		switch {
 		case b.v.IsAddr() && x.v.IsAddr():
@@ -68,6 +73,7 @@ func (m *machine) ppcaddr(o *litmus.Operand) reg {
 		}
 		return reg{v: addVal(b.v, x.v.N), t: b.t.Merge(x.t)}
 	}
+	b := m.ppcreg(&o.Mem.Base)
 	b.v = addVal(b.v, o.Mem.Offset)
 	return b
 }
@@ -111,13 +117,19 @@ func (ppc) exec(m *machine, in *litmus.Instr) string {
 		if m.stopped() {
 			return ""
 		}
+		base := m.ppcreg(&args[1].Mem.Base)
 		v, i := m.load(a, 0)
 		if i < 0 {
 			return ""
 		}
+		// herd's loads neither truncate nor zero-extend; lwa and lwax
+		// sign-extend from 32 bits.
+		if (op == "lwa" || op == "lwax") && !v.IsAddr() {
+			v = axiom.Int(int64(int32(v.N)))
+		}
 		m.set(args[0].R.Name, reg{v: v, t: axiom.Taint{i}})
-		if op == "lwzu" {
-			m.set(args[1].Mem.Base.Name, a)
+		if op == "lwzu" && args[1].Mem.Base.Name != "r0" && args[1].Mem.Base.Name != args[0].R.Name {
+			m.set(args[1].Mem.Base.Name, reg{v: a.v, t: base.t})
 		}
 		return ""
 	case "stb", "sth", "stw", "std", "stwu", "stbx", "sthx", "stwx", "stdx":
@@ -127,7 +139,7 @@ func (ppc) exec(m *machine, in *litmus.Instr) string {
 			return ""
 		}
 		m.store(a, v, 0, -1)
-		if op == "stwu" {
+		if op == "stwu" && args[1].Mem.Base.Name != "r0" {
 			m.set(args[1].Mem.Base.Name, a)
 		}
 		return ""
@@ -140,28 +152,32 @@ func (ppc) exec(m *machine, in *litmus.Instr) string {
 		if i < 0 {
 			return ""
 		}
-		st.resRead = i
+		st.resRead, st.resAddr, st.resT = i, a.v, a.t
 		m.set(args[0].R.Name, reg{v: v, t: axiom.Taint{i}})
 		return ""
 	case "stwcx.", "stdcx.":
+		// Every register the instruction reads (rS, the address, RES and
+		// RESADDR) feeds both its outcomes: herd's iico_data before the
+		// choice of success or failure.
 		v := m.ppcreg(args[0].R)
 		a := m.ppcaddr(args[1])
 		if m.stopped() {
 			return ""
 		}
-		if st.resRead >= 0 && m.choose(2) == 0 {
+		all := v.t.Merge(a.t).Merge(st.resT)
+		if st.resRead >= 0 && st.resAddr == a.v && m.choose(2) == 0 {
 			if m.stopped() {
 				return ""
 			}
-			m.store(a, v, ppcTags.of("X"), st.resRead)
-			st.cr[0] = crField{eq: true}
+			m.store(a, reg{v: v.v, t: v.t.Merge(st.resT)}, ppcTags.of("X"), st.resRead)
+			st.cr[0] = crField{eq: true, t: all}
 		} else {
 			if m.stopped() {
 				return ""
 			}
-			st.cr[0] = crField{}
+			st.cr[0] = crField{t: all}
 		}
-		st.resRead = -1
+		st.resRead, st.resT = -1, all
 		return ""
 	case "cmpw", "cmpd", "cmpwi", "cmpdi", "cmplwi":
 		field := 0
@@ -181,17 +197,29 @@ func (ppc) exec(m *machine, in *litmus.Instr) string {
 		case a.v.IsAddr() || b.v.IsAddr():
 			f.eq = a.v == b.v
 		case op == "cmplwi":
-			f.lt, f.gt, f.eq = uint32(a.v.N) < uint32(b.v.N), uint32(a.v.N) > uint32(b.v.N), a.v.N == b.v.N
-		case op == "cmpw" || op == "cmpwi":
-			x, y := int32(a.v.N), int32(b.v.N)
+			x, y := uint32(a.v.N), uint32(b.v.N&0xffff)
 			f.lt, f.gt, f.eq = x < y, x > y, x == y
 		default:
+			// herd compares the full 64-bit values, cmpw included.
 			f.lt, f.gt, f.eq = a.v.N < b.v.N, a.v.N > b.v.N, a.v.N == b.v.N
 		}
 		st.cr[field] = f
 		return ""
 	case "li":
 		m.set(args[0].R.Name, reg{v: axiom.Int(args[1].Imm)})
+		return ""
+	case "mfcr":
+		f := st.cr[0]
+		v := int64(0)
+		switch {
+		case f.lt:
+			v = 8
+		case f.gt:
+			v = 4
+		case f.eq:
+			v = 2
+		}
+		m.set(args[0].R.Name, reg{v: axiom.Int(v), t: f.t})
 		return ""
 	case "lis":
 		m.set(args[0].R.Name, reg{v: axiom.Int(args[1].Imm << 16)})

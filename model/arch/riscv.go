@@ -38,9 +38,11 @@ func (riscv) canon(name string) string {
 	return r
 }
 
-// riscvPath is the reservation an LR leaves for the SC after it.
+// riscvPath is the reservation an LR leaves for the SC after it (herd's
+// hidden register RESADDR).
 type riscvPath struct {
 	resRead int // the LR's read, -1 when none
+	resAddr axiom.Val
 }
 
 func (m *machine) rv() *riscvPath {
@@ -82,30 +84,6 @@ func rvOrder(op string) axiom.Tags {
 	return 0
 }
 
-// rvWidth returns the access width of a load or store mnemonic and
-// whether the load sign-extends.
-func rvExtend(op string, v axiom.Val) axiom.Val {
-	if v.IsAddr() {
-		return v
-	}
-	base := strings.SplitN(op, ".", 2)[0]
-	switch base {
-	case "lb":
-		return axiom.Int(int64(int8(v.N)))
-	case "lh":
-		return axiom.Int(int64(int16(v.N)))
-	case "lw":
-		return axiom.Int(int64(int32(v.N)))
-	case "lbu":
-		return axiom.Int(int64(uint8(v.N)))
-	case "lhu":
-		return axiom.Int(int64(uint16(v.N)))
-	case "lwu":
-		return axiom.Int(int64(uint32(v.N)))
-	}
-	return v
-}
-
 func (riscv) exec(m *machine, in *litmus.Instr) string {
 	op := in.Mnemonic
 	args := in.Args
@@ -143,19 +121,23 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 		if i < 0 {
 			return ""
 		}
-		m.rv().resRead = i
-		m.rvset(args[0].R, reg{v: rvExtend("lw", v), t: axiom.Taint{i}})
+		m.rv().resRead, m.rv().resAddr = i, a.v
+		m.rvset(args[0].R, reg{v: v, t: axiom.Taint{i}})
 		return ""
 	case base == "sc":
 		v := m.rvreg(args[1].R)
 		a := m.rvaddr(args[2])
 		st := m.rv()
-		if st.resRead >= 0 && m.choose(2) == 0 {
+		// An SC may always fail; it can succeed only paired with the
+		// last LR-or-SC before it, an LR of the same address.
+		if st.resRead >= 0 && st.resAddr == a.v && m.choose(2) == 0 {
 			if m.stopped() {
 				return ""
 			}
-			m.store(a, v, riscvTags.of("X")|rvOrder(op), st.resRead)
-			m.rvset(args[0].R, reg{v: axiom.Int(0)})
+			w := m.store(a, v, riscvTags.of("X")|rvOrder(op), st.resRead)
+			// herd: the result register depends on the address and on
+			// the write itself.
+			m.rvset(args[0].R, reg{v: axiom.Int(0), t: a.t.Merge(axiom.Taint{w})})
 		} else {
 			if m.stopped() {
 				return ""
@@ -173,19 +155,16 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 		amo := riscvTags.of("AMO")
 		// herd annotates both events of an AMO with its ordering.
 		rtags, wtags := amo|ord, amo|ord
+		// herd's AMO is one event both read and write, whose address
+		// depends on rs1 and rs2 and whose data on rs2; here it is a
+		// read and a write paired by rmw, with the same dependencies.
+		a.t = a.t.Merge(s.t)
 		old, i := m.load(a, rtags)
 		if i < 0 {
 			return ""
 		}
-		w := strings.Contains(op, ".w")
-		nv := reg{v: rvAmo(o, old, s.v, w), t: axiom.Taint{i}.Merge(s.t)}
-		if o == "swap" {
-			nv.t = s.t
-		}
+		nv := reg{v: rvAmo(o, old, s.v), t: s.t}
 		m.store(a, nv, wtags, i)
-		if w {
-			old = rvExtend("lw", old)
-		}
 		m.rvset(args[0].R, reg{v: old, t: axiom.Taint{i}})
 		return ""
 	case op[0] == 'l' && len(args) == 2 && args[1].Kind == litmus.OpdMem:
@@ -194,7 +173,8 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 		if i < 0 {
 			return ""
 		}
-		m.rvset(args[0].R, reg{v: rvExtend(op, v), t: axiom.Taint{i}})
+		// herd's loads neither extend nor truncate.
+		m.rvset(args[0].R, reg{v: v, t: axiom.Taint{i}})
 		return ""
 	case op[0] == 's' && len(args) == 2 && args[1].Kind == litmus.OpdMem:
 		v := m.rvreg(args[0].R)
@@ -245,7 +225,7 @@ func compareHolds(op string, a, b axiom.Val) bool {
 	return false
 }
 
-func rvAmo(op string, old, s axiom.Val, w bool) axiom.Val {
+func rvAmo(op string, old, s axiom.Val) axiom.Val {
 	if op == "swap" {
 		return s
 	}
@@ -256,9 +236,6 @@ func rvAmo(op string, old, s axiom.Val, w bool) axiom.Val {
 		return old
 	}
 	a, b := old.N, s.N
-	if w {
-		a, b = int64(int32(a)), int64(int32(b))
-	}
 	var r int64
 	switch op {
 	case "add":
@@ -285,9 +262,6 @@ func rvAmo(op string, old, s axiom.Val, w bool) axiom.Val {
 		} else {
 			r = b
 		}
-	}
-	if w {
-		r = int64(int32(r))
 	}
 	return axiom.Int(r)
 }
@@ -318,7 +292,7 @@ func (m *machine) rvalu(in *litmus.Instr, op string, args []*litmus.Operand) boo
 		m.rvset(args[0].R, reg{v: axiom.Int(args[1].Imm)})
 		return true
 	case "lui":
-		m.rvset(args[0].R, reg{v: axiom.Int(int64(int32(args[1].Imm << 12)))})
+		m.rvset(args[0].R, reg{v: axiom.Int(args[1].Imm << 12)})
 		return true
 	case "la":
 		i, ok := m.th.p.index[args[1].Sym]
@@ -354,7 +328,8 @@ func (m *machine) rvalu(in *litmus.Instr, op string, args []*litmus.Operand) boo
 	if !ok {
 		return false
 	}
-	word := strings.HasSuffix(op, "w")
+	// herd computes the *w operations on the full 64-bit values.
+	word := false
 	var v axiom.Val
 	switch {
 	case name == "add" && (a.v.IsAddr() || b.v.IsAddr()):

@@ -131,7 +131,14 @@ func (c *CondEval) Value(o ObsLoc, f Final) Val {
 		if c.p.RegName != nil {
 			name = c.p.RegName(name)
 		}
-		return f.Regs[o.Th][name] // a register never written reads 0
+		v := f.Regs[o.Th][name] // a register never written reads 0
+		if c.p.Cast != nil {
+			v = c.p.Cast(o.Th, name, v)
+		}
+		return v
+	}
+	if c.p.Cast != nil {
+		return c.p.Cast(-1, o.Name, f.Mem[o.Loc])
 	}
 	return f.Mem[o.Loc]
 }
@@ -152,6 +159,15 @@ func (c *CondEval) Holds(pr litmus.Prop, f Final) bool {
 			}
 		case pr.Val.IsInt:
 			want = Int(pr.Val.Int)
+			if c.p.Cast != nil {
+				// herd compares after casting both sides to the
+				// location's type.
+				name := o.Name
+				if o.Th >= 0 && c.p.RegName != nil {
+					name = c.p.RegName(name)
+				}
+				want = c.p.Cast(o.Th, name, want)
+			}
 		default:
 			// herd reads a name as a symbolic constant, the address of
 			// that name, distinct from every integer and every other

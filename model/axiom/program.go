@@ -27,6 +27,11 @@ type Program struct {
 	// RegLess, when not nil, orders a thread's registers in final states
 	// as herd prints them (X4 before X10); names otherwise sort as text.
 	RegLess func(a, b string) bool
+	// Cast, when not nil, converts a final value of a register (th >= 0,
+	// the thread's index, name as kept) or a location (th < 0, name) to
+	// its declared type before a condition compares it or a state prints
+	// it, as herd does (an int register holding 1<<32 prints 0).
+	Cast func(th int, name string, v Val) Val
 
 	iw []Event // the initial write of each location, built once
 }

@@ -1,0 +1,117 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/lkmm"
+)
+
+// sbRing returns the store-buffering ring of n threads (as the native
+// LKMM's benchmarks build it).
+func sbRing(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "C SB-ring-%d\n\n{}\n\n", n)
+	var cond []string
+	for i := 0; i < n; i++ {
+		j := (i + 1) % n
+		fmt.Fprintf(&b, "P%d(int *x%d, int *x%d)\n{\n\tint r0;\n\n\tWRITE_ONCE(*x%d, 1);\n\tr0 = READ_ONCE(*x%d);\n}\n\n", i, i, j, i, j)
+		cond = append(cond, fmt.Sprintf("%d:r0=0", i))
+	}
+	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
+	return b.String()
+}
+
+// iriw returns IRIW with k readers.
+func iriw(k int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "C IRIW-%d\n\n{}\n\n", k)
+	b.WriteString("P0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\n\nP1(int *y)\n{\n\tWRITE_ONCE(*y, 1);\n}\n\n")
+	var cond []string
+	for i := 0; i < k; i++ {
+		a, c := "x", "y"
+		if i%2 == 1 {
+			a, c = "y", "x"
+		}
+		fmt.Fprintf(&b, "P%d(int *x, int *y)\n{\n\tint r0;\n\tint r1;\n\n\tr0 = READ_ONCE(*%s);\n\tr1 = READ_ONCE(*%s);\n}\n\n", i+2, a, c)
+		cond = append(cond, fmt.Sprintf("%d:r0=1 /\\ %d:r1=0", i+2, i+2))
+	}
+	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
+	return b.String()
+}
+
+func benchCat(b *testing.B, m *Model, src string) {
+	test, err := litmus.Parse("bench.litmus", []byte(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, err := lkmm.Program(test, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := m.Check(context.Background(), p, CheckOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchNative(b *testing.B, src string) {
+	test, err := litmus.Parse("bench.litmus", []byte(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := lkmm.Check(context.Background(), test, lkmm.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLKMM compares linux-kernel.cat run by the interpreter with
+// the native engine on the scale families and the corpus.
+func BenchmarkLKMM(b *testing.B) {
+	m := corpusLKMM(b)
+	for _, n := range []int{6, 8, 10} {
+		src := sbRing(n)
+		b.Run(fmt.Sprintf("SBring%d/cat", n), func(b *testing.B) { benchCat(b, m, src) })
+		b.Run(fmt.Sprintf("SBring%d/native", n), func(b *testing.B) { benchNative(b, src) })
+	}
+	for _, k := range []int{2, 4} {
+		src := iriw(k)
+		b.Run(fmt.Sprintf("IRIW%d/cat", k), func(b *testing.B) { benchCat(b, m, src) })
+		b.Run(fmt.Sprintf("IRIW%d/native", k), func(b *testing.B) { benchNative(b, src) })
+	}
+	files := corpusCTests(b)
+	var tests []*litmus.Test
+	for _, f := range files {
+		src, _ := os.ReadFile(f)
+		if t, err := litmus.Parse(f, src); err == nil {
+			tests = append(tests, t)
+		}
+	}
+	b.Run("corpus/cat", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, t := range tests {
+				p, err := lkmm.Program(t, 0)
+				if err != nil {
+					continue
+				}
+				m.Check(context.Background(), p, CheckOptions{})
+			}
+		}
+	})
+	b.Run("corpus/native", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, t := range tests {
+				lkmm.Check(context.Background(), t, lkmm.Options{})
+			}
+		}
+	})
+}

@@ -1,0 +1,201 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/arch"
+	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/cat/interp"
+	"github.com/litmus-dev/litmus/model/lkmm"
+)
+
+// catModel is a cat model and where it came from.
+type catModel struct {
+	name string
+	arch litmus.Arch // the only dialect a built-in model reads; "" for a model from files
+	bell bool        // read with a bell file: it gives C tests their annotations
+
+	once sync.Once
+	load func() (*interp.Model, error)
+	m    *interp.Model
+	err  error
+}
+
+func builtinCat(name, file string, a litmus.Arch) *catModel {
+	return &catModel{name: name, arch: a, load: func() (*interp.Model, error) {
+		return interp.LoadLib(file, interp.Options{})
+	}}
+}
+
+func (c *catModel) model() (*interp.Model, error) {
+	c.once.Do(func() { c.m, c.err = c.load() })
+	return c.m, c.err
+}
+
+func (c *catModel) applies(a litmus.Arch) bool {
+	if c.arch != "" {
+		return a == c.arch
+	}
+	if a == litmus.ArchC {
+		return c.bell
+	}
+	return arch.Supported(a)
+}
+
+// CatOptions say how to read a cat model from files.
+type CatOptions struct {
+	// IncludeDirs are searched for included files after the model's own
+	// directory (herd's -I), before the built-in library.
+	IncludeDirs []string
+	// Variants are herd's -variant names that hold.
+	Variants []string
+}
+
+// LoadCat reads the cat model in file, with its includes. It checks
+// assembly tests of the architectures litmus has a semantics for; with a
+// bell (LoadKernel) also C tests.
+func LoadCat(file string, opt CatOptions) (Model, error) {
+	m, err := interp.Load(file, interp.Options{IncludeDirs: opt.IncludeDirs, Variants: opt.Variants})
+	if err != nil {
+		return Model{}, err
+	}
+	name := strings.TrimSuffix(filepath.Base(file), ".cat")
+	c := &catModel{name: name, m: m}
+	c.once.Do(func() {})
+	return Model{k: kCat, cat: c}, nil
+}
+
+// LoadKernel reads the Linux-kernel memory model of a kernel tree's
+// tools/memory-model directory (or any directory holding
+// linux-kernel.cfg, .bell, .cat and lock.cat), as herd7 -conf
+// linux-kernel.cfg does. It checks C tests.
+func LoadKernel(dir string) (Model, error) {
+	cfg := filepath.Join(dir, "linux-kernel.cfg")
+	m, err := interp.LoadConfig(cfg, interp.Options{})
+	if err != nil {
+		return Model{}, err
+	}
+	c := &catModel{name: "linux-kernel.cat", m: m, bell: true, arch: litmus.ArchC}
+	c.once.Do(func() {})
+	return Model{k: kCat, cat: c}, nil
+}
+
+// CatInfo describes a cat model: its name, the files it was read from
+// and the SHA-256 of their contents, so that a log says which model
+// answered. It is empty for the native models.
+func (m Model) CatInfo() (files []string, hash string) {
+	if m.cat == nil {
+		return nil, ""
+	}
+	cm, err := m.cat.model()
+	if err != nil {
+		return nil, ""
+	}
+	return cm.Files, cm.Hash
+}
+
+// checkCat runs a cat model on t.
+func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	if !m.Applies(t.Arch) {
+		return nil, fmt.Errorf("%s: the %s model does not read %s tests", t.Name, m, t.Arch)
+	}
+	cm, err := m.cat.model()
+	if err != nil {
+		return nil, err
+	}
+	var p *axiom.Program
+	if t.Arch == litmus.ArchC {
+		p, err = lkmm.Program(t, 0)
+	} else {
+		p, err = arch.Program(t, arch.Options{})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	start := time.Now()
+	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: opt.MaxStates})
+	if err != nil {
+		return nil, err
+	}
+	res := axiomResult(t, m, axiomSummary{
+		States: r.States, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
+		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
+		Cut: r.Cut, Candidates: r.Candidates,
+	})
+	res.Stats.Elapsed = time.Since(start)
+	res.Stats.Engine = "cat"
+	return res, nil
+}
+
+// axiomSummary is what an axiomatic engine answers, in package axiom's
+// terms.
+type axiomSummary struct {
+	States             []axiom.State
+	Verdict            axiom.Verdict
+	Reason             string
+	Ok                 bool
+	Positive, Negative int
+	Flags              []string
+	Why                string
+	Cut                bool
+	Candidates         int
+}
+
+// axiomResult gives an axiomatic engine's answer the shape of every other
+// model's Result.
+func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
+	res := &Result{
+		Name:      t.Name,
+		Model:     m,
+		Condition: condString(t.Cond, t.Arch),
+		Ok:        r.Ok,
+		Positive:  r.Positive,
+		Negative:  r.Negative,
+		Flags:     r.Flags,
+		Why:       r.Why,
+		Stats:     Stats{States: int64(r.Candidates)},
+	}
+	if t.Cond != nil {
+		res.Kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
+	}
+	for i, s := range r.States {
+		st := State{Values: make([]LocValue, len(s))}
+		for j, b := range s {
+			st.Values[j] = LocValue{Loc: b.Loc, Val: parseValue(b.Val)}
+			if i == 0 {
+				res.Locs = append(res.Locs, b.Loc)
+			}
+		}
+		res.States = append(res.States, st)
+	}
+	switch r.Verdict {
+	case axiom.Never:
+		res.Verdict = Never
+	case axiom.Sometimes:
+		res.Verdict = Sometimes
+	case axiom.Always:
+		res.Verdict = Always
+	default:
+		res.Verdict, res.Reason, res.Ok = Unknown, r.Reason, false
+	}
+	if r.Cut && res.Verdict != Unknown && res.Verdict != Sometimes {
+		// Loops were unrolled a bounded number of times, like herd7's
+		// -unroll, and longer paths dropped: the state set may be
+		// incomplete. Sometimes stays exact (both a positive and a
+		// negative execution exist); Never and Always do not.
+		res.Reason = fmt.Sprintf("loops were unrolled a bounded number of times and longer paths dropped (herd7 -unroll would print %s)", res.Verdict)
+		res.Verdict, res.Ok = Unknown, false
+	}
+	return res
+}
