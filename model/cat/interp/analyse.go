@@ -10,6 +10,12 @@ import (
 func (m *Model) analyse() {
 	m.uniproc = m.checksUniproc()
 	m.markFixed()
+	m.prunes = map[int]withPrune{}
+	for i, fs := range m.prog {
+		if _, ok := fs.s.(*cat.WithFrom); ok {
+			m.prunes[i] = m.analyseWith(i)
+		}
+	}
 }
 
 // candidateNames are the names whose value differs between the
@@ -156,4 +162,195 @@ func unionLeaves(e cat.Expr, defs map[string]cat.Expr, out map[string]bool, dept
 			}
 		}
 	}
+}
+
+// polarity is how a value depends on the value of a "with" name: not at
+// all, monotonically (more pairs in, more pairs out), anti-monotonically,
+// or in an unknown way.
+type polarity uint8
+
+const (
+	indep polarity = iota
+	mono
+	anti
+	unknownPol
+)
+
+func flip(p polarity) polarity {
+	switch p {
+	case mono:
+		return anti
+	case anti:
+		return mono
+	}
+	return p
+}
+
+// joinPol combines the polarities of the operands of a monotone operator.
+func joinPol(ps ...polarity) polarity {
+	out := indep
+	for _, p := range ps {
+		switch {
+		case p == indep:
+		case out == indep:
+			out = p
+		case out != p:
+			return unknownPol
+		}
+	}
+	return out
+}
+
+// monotonePrims are the primitives whose result grows with their
+// argument.
+var monotonePrims = map[string]bool{"domain": true, "range": true, "different-values": true}
+
+// withPrune is what the analysis found for one "with x from e": the
+// checks after it that can reject a partial value of x (a check of a
+// relation monotone in x fails with all of x if it fails with part of
+// it), and the last instruction a check-mode run needs.
+type withPrune struct {
+	checks map[int]bool // indices of the prunable checks in m.prog
+	last   int          // index of the last one; -1 when none
+}
+
+// analyseWith computes the pruning information of the with at index i.
+func (m *Model) analyseWith(i int) withPrune {
+	w := m.prog[i].s.(*cat.WithFrom)
+	pol := map[string]polarity{w.Var: mono}
+	wp := withPrune{checks: map[int]bool{}, last: -1}
+	for j := i + 1; j < len(m.prog); j++ {
+		switch s := m.prog[j].s.(type) {
+		case *cat.WithFrom:
+			return wp
+		case *cat.Let:
+			if s.Rec {
+				names := map[string]bool{}
+				for _, b := range s.Bindings {
+					for _, n := range b.Pat.Names {
+						names[n] = true
+						pol[n] = mono
+					}
+				}
+				var ps []polarity
+				for _, b := range s.Bindings {
+					ps = append(ps, m.exprPol(b.X, pol))
+				}
+				p := joinPol(ps...)
+				if p == anti {
+					p = unknownPol
+				}
+				for n := range names {
+					pol[n] = p
+				}
+				continue
+			}
+			for _, b := range s.Bindings {
+				p := m.exprPol(b.X, pol)
+				if len(b.Pat.Names) != 1 && p != indep {
+					p = unknownPol
+				}
+				for _, n := range b.Pat.Names {
+					pol[n] = p
+				}
+			}
+		case *cat.Test:
+			if s.Kind != cat.Check || s.Not {
+				continue
+			}
+			if p := m.exprPol(s.X, pol); p == indep || p == mono {
+				wp.checks[j] = true
+				wp.last = j
+			}
+		case *cat.Procedure:
+			pol[s.Name] = unknownPol
+		case *cat.MatchStmt:
+			markUnknown := map[string]bool{}
+			for _, c := range s.Clauses {
+				markBound(c.Body, markUnknown)
+			}
+			markBound(s.Default, markUnknown)
+			for n := range markUnknown {
+				pol[n] = unknownPol
+			}
+		}
+	}
+	return wp
+}
+
+// exprPol returns the polarity of e given the polarities of names (a
+// name not in pol was bound before the with: independent).
+func (m *Model) exprPol(e cat.Expr, pol map[string]polarity) polarity {
+	switch e := e.(type) {
+	case *cat.Var:
+		return pol[e.Name]
+	case *cat.Empty, *cat.Universe, *cat.Tag:
+		return indep
+	case *cat.Op1:
+		p := m.exprPol(e.X, pol)
+		if e.Op == cat.OpComp {
+			return flip(p)
+		}
+		return p
+	case *cat.Op:
+		if e.Op == cat.OpDiff {
+			return joinPol(m.exprPol(e.Args[0], pol), flip(m.exprPol(e.Args[1], pol)))
+		}
+		var ps []polarity
+		for _, a := range e.Args {
+			ps = append(ps, m.exprPol(a, pol))
+		}
+		return joinPol(ps...)
+	case *cat.App:
+		f, arg := m.exprPol(e.Fun, pol), m.exprPol(e.Arg, pol)
+		if f == indep && arg == indep {
+			return indep
+		}
+		if v, ok := e.Fun.(*cat.Var); ok && f == indep && monotonePrims[v.Name] {
+			return arg
+		}
+		return unknownPol
+	case *cat.Bind:
+		inner := map[string]polarity{}
+		for k, v := range pol {
+			inner[k] = v
+		}
+		if e.Rec {
+			for _, b := range e.Bindings {
+				for _, n := range b.Pat.Names {
+					inner[n] = mono
+				}
+			}
+		}
+		var ps []polarity
+		for _, b := range e.Bindings {
+			p := m.exprPol(b.X, inner)
+			ps = append(ps, p)
+			if !e.Rec {
+				for _, n := range b.Pat.Names {
+					inner[n] = p
+				}
+			}
+		}
+		if e.Rec {
+			p := joinPol(ps...)
+			if p == anti {
+				p = unknownPol
+			}
+			for _, b := range e.Bindings {
+				for _, n := range b.Pat.Names {
+					inner[n] = p
+				}
+			}
+		}
+		return m.exprPol(e.Body, inner)
+	}
+	// Functions, matches, try, if: independent only when every free name
+	// is.
+	for _, n := range m.freeVars(e) {
+		if pol[n] != indep {
+			return unknownPol
+		}
+	}
+	return indep
 }

@@ -14,6 +14,11 @@ type CheckOptions struct {
 	// MaxCandidates stops the search with Unknown after this many
 	// candidate executions (rf and final-write choices). Zero: no limit.
 	MaxCandidates int
+
+	// plain turns off every shortcut of the enumeration that relies on
+	// the model (coherence pruning of rf, co and final writes; checks on
+	// partial co): the differential tests compare it with the default.
+	plain bool
 }
 
 // Result is what a model says of a program: herd's verdict, final states,
@@ -200,13 +205,15 @@ func (s *search) execution(x *axiom.Execution) bool {
 		s.r.ev.reset(s.structMark)
 	}
 	r, ev, g, baseMark := s.r, s.r.ev, s.r.g, s.baseMark
-	rfe := axiom.NewRFEnum(x, m.uniproc, nil)
+	uniproc := m.uniproc && !s.opt.plain
+	s.r.noPrune = s.opt.plain
+	rfe := axiom.NewRFEnum(x, uniproc, nil)
 	if rfe == nil {
 		return true
 	}
-	cand := &candidate{x: x, src: rfe.Src, uniproc: m.uniproc, locEv: x.LocEvents(), musts: map[int]axiom.Rel{}}
+	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: x.LocEvents(), musts: map[int]axiom.Rel{}}
 	ev.cand = cand
-	if m.uniproc {
+	if uniproc {
 		// Drop an rf that no coherent co can go with.
 		must := axiom.NewRel(x.N)
 		rfe.Check = func(l int) bool {

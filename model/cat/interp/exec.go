@@ -34,6 +34,9 @@ type runner struct {
 	cache *execCache
 	emit  func(outcome) bool // returns false to stop the enumeration
 	stop  bool
+	// noPrune turns off the pruning of partial "with" choices (for the
+	// differential tests).
+	noPrune bool
 }
 
 // execCache keeps what does not depend on rf, co or the choices of
@@ -412,19 +415,26 @@ func (r *runner) with(w *cat.WithFrom, i int, e env, fl flags) {
 	v := r.ev.eval(w.X, r.scopeOf(e))
 	mark := r.g.mark()
 	each := func(m Value) bool {
+		emark := r.ev.mark()
 		r.g.undo(mark)
 		r.bind(e, w.Var, valueThunk(m))
 		r.runTop(i+1, fl)
 		r.g.undo(mark)
+		r.ev.reset(emark)
 		return !r.stop
 	}
 	switch s := v.(type) {
 	case emptyV:
 		r.reject(&failure{name: "with " + w.Var + " from an empty set"})
 	case *productV:
-		if !r.ev.eachProduct(s, each) {
+		wp := r.m.prunes[i]
+		if wp.last < 0 || r.noPrune {
+			r.ev.eachProduct(s, each)
 			return
 		}
+		r.ev.eachProductPruned(s, func(partial axiom.Rel) bool {
+			return r.pruneFails(i, wp, w.Var, partial)
+		}, each)
 	case *linV:
 		r.ev.eachLin(s, func(rel axiom.Rel) bool { return each(r.ev.relv(rel)) })
 	case valSetV:
@@ -450,4 +460,74 @@ func testName(t *cat.AppTest, f *loadedFile) string {
 		return t.Op.String() + " check at " + f.file.Position(t.At).String()
 	}
 	return t.Op.String() + " check"
+}
+
+// pruneFails reports whether a check of the program after the "with" at
+// index i rejects the partial value partial of its name: a check whose
+// relation grows with that value (analyseWith), failing already, fails
+// for every completion. The lets it needs are bound lazily.
+func (r *runner) pruneFails(i int, wp withPrune, name string, partial axiom.Rel) (fails bool) {
+	gmark := r.g.mark()
+	emark := r.ev.mark()
+	savedFile := r.ev.file
+	defer func() {
+		if x := recover(); x != nil {
+			if _, ok := x.(*evalError); !ok {
+				panic(x)
+			}
+			fails = false // the complete candidate will report the error
+		}
+		r.g.undo(gmark)
+		r.ev.reset(emark)
+		r.ev.file = savedFile
+	}()
+	e := env{global: true}
+	r.bind(e, name, valueThunk(r.ev.relv(partial)))
+	for j := i + 1; j <= wp.last; j++ {
+		fs := &r.m.prog[j]
+		r.ev.file = fs.file
+		switch s := fs.s.(type) {
+		case *cat.Let:
+			if ths, ok := r.cache.lets[j]; ok && fs.fixed {
+				k := 0
+				for _, b := range s.Bindings {
+					for _, n := range b.Pat.Names {
+						r.bind(e, n, ths[k])
+						k++
+					}
+				}
+				continue
+			}
+			if s.Rec || s.When != nil {
+				ths := r.let(s, e)
+				k := 0
+				for _, b := range s.Bindings {
+					for _, n := range b.Pat.Names {
+						r.bind(e, n, ths[k])
+						k++
+					}
+				}
+				continue
+			}
+			for _, b := range s.Bindings {
+				th := &thunk{expr: b.X, env: capture(r.root, r.m.freeVars(b.X)), file: fs.file}
+				if len(b.Pat.Names) == 1 && !b.Pat.Tuple {
+					r.bind(e, b.Pat.Names[0], th)
+					continue
+				}
+				tmp := &scope{}
+				r.ev.bindPat(b, th, tmp)
+				for k, n := range tmp.names {
+					r.bind(e, n, tmp.vals[k])
+				}
+			}
+		case *cat.Test:
+			if wp.checks[j] && !r.test(&s.AppTest, r.root) {
+				return true
+			}
+		case *cat.Enum:
+			r.exec(fs, j, e, nil)
+		}
+	}
+	return false
 }

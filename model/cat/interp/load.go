@@ -48,6 +48,9 @@ type Model struct {
 	nextID   int
 
 	uniproc bool // the model checks SC per location (see analyse)
+	// prunes holds, for each "with" of the program (by index), the checks
+	// that can reject a partial choice (see analyseWith).
+	prunes map[int]withPrune
 }
 
 // flatStmt is one top-level instruction of the flattened program

@@ -318,3 +318,71 @@ func (ev *evaluator) eachProduct(p *productV, f func(Value) bool) bool {
 	}
 	return rec(0)
 }
+
+// eachProductPruned is eachProduct that asks prune, after each component
+// but the last, whether the union chosen so far already fails; when it
+// does, no completion of it is tried. It asks only when enough
+// combinations remain to pay for the question.
+func (ev *evaluator) eachProductPruned(p *productV, prune func(axiom.Rel) bool, f func(Value) bool) bool {
+	n := len(p.comps)
+	// remaining[k]: an estimate of the combinations of components k...
+	remaining := make([]float64, n+1)
+	remaining[n] = 1
+	for k := n - 1; k >= 0; k-- {
+		size := 1.0
+		switch c := p.comps[k].(type) {
+		case *linV:
+			for i := 2; i <= len(c.ws); i++ {
+				size *= float64(i)
+			}
+		case valSetV:
+			size = float64(len(c))
+		}
+		remaining[k] = remaining[k+1] * size
+	}
+	acc := ev.emptyRel()
+	var rec func(k int) bool
+	rec = func(k int) bool {
+		if k == n {
+			return f(ev.relv(acc.Clone()))
+		}
+		saved := acc.Clone()
+		step := func(r axiom.Rel) bool {
+			copy(acc.Words(), saved.Words())
+			for i, w := range r.Words() {
+				acc.Words()[i] |= w
+			}
+			if k+1 < n && remaining[k+1] >= 4 && prune(acc) {
+				return true
+			}
+			return rec(k + 1)
+		}
+		switch c := p.comps[k].(type) {
+		case *linV:
+			if !ev.eachLin(c, step) {
+				return false
+			}
+		case valSetV:
+			for _, m := range c {
+				var r axiom.Rel
+				switch m := m.(type) {
+				case *relV:
+					r = m.r
+				case pairV:
+					r = ev.pairRel(m)
+				default:
+					if kindOf(m) != kEmpty {
+						ev.errorf(0, "cross: relation expected, %s found", typeName(m))
+					}
+					r = ev.emptyRel()
+				}
+				if !step(r) {
+					return false
+				}
+			}
+		}
+		copy(acc.Words(), saved.Words())
+		return true
+	}
+	return rec(0)
+}
