@@ -40,7 +40,11 @@ func (c *combiner) shapes(paths [][]Trace) {
 				buf = append(buf, byte(e.Kind), byte(e.Tags), byte(e.Tags>>8), byte(e.Tags>>16), byte(e.Tags>>24),
 					byte(e.Tags>>32), byte(e.Tags>>40), byte(e.Tags>>48), byte(e.Tags>>56),
 					byte(e.Loc), byte(e.Loc>>8), byte(e.RMW), byte(e.RMW>>8), byte(e.Instr), byte(e.Instr>>8))
-				for _, deps := range [][]int{e.Addr, e.Data, e.Ctrl} {
+				deps := [][]int{e.Addr, e.Data, e.Ctrl, e.Order}
+				if e.Pick != nil {
+					deps = append(deps, e.Pick.Addr, e.Pick.Data, e.Pick.Ctrl, e.Pick.Dep)
+				}
+				for _, deps := range deps {
 					buf = append(buf, byte(len(deps)))
 					for _, d := range deps {
 						buf = append(buf, byte(d), byte(d>>8))

@@ -59,10 +59,24 @@ type Event struct {
 	// the event's address, written value, and the branches before it
 	// depend on, sorted.
 	Addr, Data, Ctrl []int
-	Pos              litmus.Pos
+	// Pick holds the AArch64 model's "pick" dependencies of the event
+	// (through conditional selects and comparisons: herd's iico_ctrl),
+	// nil when the semantics has none.
+	Pick *PickDeps
+	// Order lists the events of the same instruction that come before
+	// this one in herd's iico_order (the read of a SWP before its write).
+	Order []int
+	Pos   litmus.Pos
 	// Text says which construct made the event, for explanations:
 	// "r0 = READ_ONCE(*x)", "LDAR W0,[X1]".
 	Text string
+}
+
+// PickDeps are the reads an event depends on through herd's pick
+// relations (aarch64deps.cat): Addr, Data and Ctrl as pick-addr-dep,
+// pick-data-dep and pick-ctrl-dep, and Dep as pick-dep.
+type PickDeps struct {
+	Addr, Data, Ctrl, Dep []int
 }
 
 // IsMem reports whether e accesses memory.

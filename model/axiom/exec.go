@@ -19,6 +19,9 @@ type Execution struct {
 	RMW, Amo          Rel // rmw pairs; those within one instruction
 	Addr, Data, Ctrl  Rel
 	SameInstr         Rel // events of one instruction of one thread
+	IicoOrder         Rel // herd's iico_order
+	// The pick dependencies (see PickDeps); empty when no event has any.
+	PickAddr, PickData, PickCtrl, PickDep Rel
 
 	IW, R, W, M, F, B Set
 	Tag               []Set // the events carrying each tag of P.Vocab
@@ -70,6 +73,8 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 	}
 	x.PO, x.Int, x.Loc, x.SameInstr = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
 	x.RMW, x.Amo, x.Addr, x.Data, x.Ctrl = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
+	x.IicoOrder = al.Rel(n)
+	x.PickAddr, x.PickData, x.PickCtrl, x.PickDep = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
 	for ti, t := range paths {
 		x.Regs = append(x.Regs, t.Regs)
 		base := len(x.Ev)
@@ -79,7 +84,9 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 			x.Ev = append(x.Ev, e)
 			x.Thread = append(x.Thread, ti)
 			for k := base; k < g; k++ {
-				x.PO.Add(k, g)
+				if !p.InstrPO || e.Instr < 0 || t.Events[k-base].Instr != e.Instr {
+					x.PO.Add(k, g)
+				}
 			}
 			for k := base; k < base+len(t.Events); k++ {
 				x.Int.Add(k, g)
@@ -104,6 +111,23 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 			}
 			for _, d := range e.Ctrl {
 				x.Ctrl.Add(base+d, g)
+			}
+			for _, d := range e.Order {
+				x.IicoOrder.Add(base+d, g)
+			}
+			if pk := e.Pick; pk != nil {
+				for _, d := range pk.Addr {
+					x.PickAddr.Add(base+d, g)
+				}
+				for _, d := range pk.Data {
+					x.PickData.Add(base+d, g)
+				}
+				for _, d := range pk.Ctrl {
+					x.PickCtrl.Add(base+d, g)
+				}
+				for _, d := range pk.Dep {
+					x.PickDep.Add(base+d, g)
+				}
 			}
 		}
 	}

@@ -20,6 +20,11 @@ type Program struct {
 	// A semantics lists every tag of its dialect, so that a model may
 	// name a set no event of this test is in (it is empty).
 	Vocab []string
+	// InstrPO makes po relate only events of different instructions, as
+	// herd's po for assembly (the read and write of one atomic
+	// instruction are not in po); C tests keep every pair (herd's wide po
+	// for the LKMM).
+	InstrPO bool
 	// RegName, when not nil, gives the name under which a thread's path
 	// keeps a register that a condition or locations clause writes
 	// name ("0:W0" and "0:X0" are both X0 in AArch64).

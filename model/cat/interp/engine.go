@@ -390,6 +390,12 @@ func (m *Model) bindBase(ev *evaluator, g *globals) {
 	rel("rmw", x.RMW)
 	rel("amo", x.Amo)
 	rel("same-instr", x.SameInstr)
+	rel("same-instance", x.SameInstr)
+	rel("iico_order", x.IicoOrder)
+	rel("pick-addr-dep", x.PickAddr)
+	rel("pick-data-dep", x.PickData)
+	rel("pick-ctrl-dep", x.PickCtrl)
+	rel("pick-dep", x.PickDep)
 	// Without mixed-size accesses, each memory event is its own
 	// single-copy-atomic access.
 	sm := x.Al.Ident(x.N, x.M)
