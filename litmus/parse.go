@@ -304,7 +304,7 @@ func (p *parser) parseHeader() int {
 
 // parsePrelude parses the lines between the header and the init block
 //
-//	{ Doc | Key "=" Value | Comment }
+//	{ Doc | Key "=" Value | Arch Name | Comment }
 //
 // and returns the offset of the init block's '{'.
 func (p *parser) parsePrelude(off int) int {
@@ -340,6 +340,14 @@ func (p *parser) parsePrelude(off int) int {
 			eol++
 		}
 		line := string(p.src[off:eol])
+		if f := strings.Fields(line); len(f) == 2 && Arch(f[0]) == p.test.Arch {
+			// A repeated header line, as in "C JanStancek-rwsem" then
+			// "C rwsem": herd's splitter skips the lines before the
+			// init block that are not Key=Value, and the first name
+			// stays the test's name.
+			off = eol
+			continue
+		}
 		key, value, ok := strings.Cut(line, "=")
 		key = strings.TrimSpace(key)
 		if !ok || !isMetaKey(key) {

@@ -88,6 +88,30 @@ func TestRealWorldForms(t *testing.T) {
 				require.Equal(t, 1, tst.Locations[2].Proc)
 			},
 		},
+		{
+			"undeclared registers, one of them named like a C keyword",
+			"C t\n{}\nP0(int *s)\n{\n\tcontinue = 1;\n\ttop = READ_ONCE(*s);\n\tif (top == 0)\n\t\tcontinue = 0;\n" +
+				"\tfor++;\n\tbreak;\n}\nexists (0:continue=1 /\\ 0:top=1)\n",
+			func(t *testing.T, tst *Test) {
+				list := tst.Procs[0].Body.List
+				require.Len(t, list, 5)
+				a, ok := list[0].(*AssignStmt)
+				require.True(t, ok, "continue = 1 is an assignment, not a branch: %T", list[0])
+				require.Equal(t, "continue", a.LHS.(*Ident).Name)
+				inc, ok := list[3].(*AssignStmt)
+				require.True(t, ok, "for++ is an increment: %T", list[3])
+				require.Equal(t, "++", inc.Op)
+				require.IsType(t, &BranchStmt{}, list[4], "a lone break stays a branch")
+			},
+		},
+		{
+			"a second header line before the init block",
+			"C JanStancek-rwsem\nC rwsem\n\n{\n\tint s = 10;\n}\n\nP0(int *s)\n{\n\tWRITE_ONCE(*s, 1);\n}\n\nexists (s=1)\n",
+			func(t *testing.T, tst *Test) {
+				require.Equal(t, "JanStancek-rwsem", tst.Name, "the first name is the test's, as in herd")
+				require.Empty(t, tst.Meta)
+			},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tst, err := Parse("t.litmus", []byte(tc.src))

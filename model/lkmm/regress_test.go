@@ -267,3 +267,27 @@ exists (0:r1=2 /\ 1:r3=2)`,
 		},
 	})
 }
+
+// TestUndeclaredRegisters covers registers a thread assigns without
+// declaring them, one named like a C keyword that herd's C lexer does not
+// reserve. Expectations are herd7 7.58's.
+func TestUndeclaredRegisters(t *testing.T) {
+	runRegress(t, []regressCase{{
+		name: "continue and top",
+		src: `C undeclared
+{}
+P0(int *x)
+{
+	continue = 1;
+	top = READ_ONCE(*x);
+	if (top == 0)
+		continue = 0;
+}
+P1(int *x)
+{
+	WRITE_ONCE(*x, 1);
+}
+exists (0:continue=1 /\ 0:top=1)`,
+		verdict: Sometimes, states: []string{"0:continue=0; 0:top=0;", "0:continue=1; 0:top=1;"}, pos: 1, neg: 1,
+	}})
+}
