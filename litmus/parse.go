@@ -184,6 +184,8 @@ func (p *parser) parseTest() *Test {
 	switch p.test.Arch {
 	case ArchC:
 		p.parseCProcs()
+	case ArchLISA:
+		p.parseLISAProcs()
 	default:
 		p.reset(p.parseX86Procs(p.offset(p.pos)), true)
 	}
@@ -254,13 +256,13 @@ func (p *parser) parseHeader() int {
 	end := p.word(off)
 	arch := string(p.src[off:end])
 	switch Arch(arch) {
-	case ArchC, ArchX86, ArchX8664:
+	case ArchC, ArchX86, ArchX8664, ArchLISA:
 		p.test.Arch, p.test.ArchPos = Arch(arch), Pos(off+1)
 	default:
 		if arch == "" {
-			p.errorAt(off, "expected architecture C, X86 or X86_64, found EOF")
+			p.errorAt(off, "expected architecture C, X86, X86_64 or LISA, found EOF")
 		} else {
-			p.errorAt(off, fmt.Sprintf("unsupported architecture %q (want C, X86 or X86_64)", arch))
+			p.errorAt(off, fmt.Sprintf("unsupported architecture %q (want C, X86, X86_64 or LISA)", arch))
 		}
 		return end
 	}

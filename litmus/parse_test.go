@@ -62,7 +62,7 @@ func TestValidC(t *testing.T) {
 // TestInvalidSnippets checks that bad input gives the right error.
 func TestInvalidSnippets(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"", "expected architecture C, X86 or X86_64, found EOF"},
+		{"", "expected architecture C, X86, X86_64 or LISA, found EOF"},
 		{"C", "expected test name after C"},
 		{"C t", "expected {, found EOF"},
 		{"PPC t\n{}\n", `unsupported architecture "PPC"`},

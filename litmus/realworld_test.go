@@ -122,17 +122,17 @@ func TestRealWorldForms(t *testing.T) {
 	}
 }
 
-// TestOtherDialectsRejected checks that the dialects the collections also
-// hold, which this package does not read, give one clear error at the
-// header rather than a cascade of syntax errors. LISA is herd's generic
-// assembly, in which the older kernel tests were written.
+// TestOtherDialectsRejected checks that a dialect the collections also
+// hold, which this package does not read, gives one clear error at the
+// header rather than a cascade of syntax errors.
 func TestOtherDialectsRejected(t *testing.T) {
-	src := "LISA LB+o-mb\n{\n}\n P0          | P1          ;\n r[once] r1 x | r[once] r2 y ;\n" +
-		" f[mb]       | f[mb]       ;\n w[once] y 1 | w[once] x 1 ;\nexists (0:r1=1 /\\ 1:r2=1)\n"
+	src := "MIPS SB\n{\n0:r2=x; 0:r4=y;\n1:r2=y; 1:r4=x;\n}\n P0           | P1           ;\n" +
+		" ori $1,$0,1  | ori $1,$0,1  ;\n sw $1,0($2)  | sw $1,0($2)  ;\n lw $3,0($4)  | lw $3,0($4)  ;\n" +
+		"exists (0:r3=0 /\\ 1:r3=0)\n"
 	_, err := Parse("t.litmus", []byte(src))
 	require.Error(t, err)
 	var list ErrorList
 	require.ErrorAs(t, err, &list)
 	require.Len(t, list, 1, "one error, not a cascade: %v", err)
-	require.Equal(t, `t.litmus:1:1: unsupported architecture "LISA" (want C, X86 or X86_64)`, err.Error())
+	require.Equal(t, `t.litmus:1:1: unsupported architecture "MIPS" (want C, X86, X86_64 or LISA)`, err.Error())
 }
