@@ -275,7 +275,12 @@ func (p *parser) parseHeader() int {
 		p.errorAt(off, "expected test name after "+arch)
 		return off
 	}
-	p.test.Name, p.test.NamePos = string(p.src[off:end]), Pos(off+1)
+	// herd drops a ".litmus" suffix from the name (Misc.clean_name), as
+	// in "LISA rcu-B-cumulativity-failure.litmus".
+	p.test.Name, p.test.NamePos = strings.TrimSuffix(string(p.src[off:end]), ".litmus"), Pos(off+1)
+	if p.test.Name == "" {
+		p.test.Name = string(p.src[off:end])
+	}
 	off = p.skipBlank(end, true)
 	// herd's splitter accepts a TeX name in parentheses after the test
 	// name, as in "X86 amd3 (amdThree)", and a ';' ending the line; the

@@ -105,6 +105,11 @@ func TestRealWorldForms(t *testing.T) {
 			},
 		},
 		{
+			"a test name ending in .litmus, which herd drops",
+			"LISA rcu-B-cumulativity-failure.litmus\n{}\n P0 ;\n f[mb] ;\nexists (x=0)\n",
+			func(t *testing.T, tst *Test) { require.Equal(t, "rcu-B-cumulativity-failure", tst.Name) },
+		},
+		{
 			"a second header line before the init block",
 			"C JanStancek-rwsem\nC rwsem\n\n{\n\tint s = 10;\n}\n\nP0(int *s)\n{\n\tWRITE_ONCE(*s, 1);\n}\n\nexists (s=1)\n",
 			func(t *testing.T, tst *Test) {

@@ -60,6 +60,10 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		}
 		tests[i] = t
 	}
+	if len(models) > 1 && (tests[0].Arch == litmus.ArchLISA || tests[1].Arch == litmus.ArchLISA) {
+		// A LISA test is checked under the LKMM only, as in check.
+		models = []model.Model{model.LKMM}
+	}
 	opt := model.Options{MaxStates: diffFlags.maxStates, Timeout: diffFlags.timeout, NoWitness: true}
 	w := env.Stdout
 	code := exitOK

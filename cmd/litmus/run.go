@@ -206,9 +206,14 @@ func checkFile(ctx context.Context, file string, models []model.Model, opt runOp
 	inv := invariantExpectations(t)
 	race := expectsDataRace(t)
 	for _, m := range models {
-		if m == model.LKMM && t.Arch != litmus.ArchC && len(models) > 1 {
+		if m == model.LKMM && t.Arch != litmus.ArchC && t.Arch != litmus.ArchLISA && len(models) > 1 {
 			// The kernel's model speaks about C code; with several models
 			// an assembly test is simply not checked under it.
+			continue
+		}
+		if m != model.LKMM && t.Arch == litmus.ArchLISA && len(models) > 1 {
+			// LISA's annotations name the kernel model's sets: a LISA
+			// test is checked under the LKMM only.
 			continue
 		}
 		mr := modelResult{model: m, expect: expectationFor(exp, m), expectRace: race, hasInvariants: len(t.Invariants) > 0}

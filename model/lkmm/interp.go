@@ -129,6 +129,10 @@ func (in *interp) run() {
 	}
 	in.ctrl = nil
 	in.dead, in.cut = false, false
+	if in.p.test.Arch == litmus.ArchLISA {
+		in.lisaRun()
+		return
+	}
 	in.block(in.th.proc.Body.List)
 }
 
