@@ -94,7 +94,8 @@ type Proc struct {
 	ID      int      // the N of PN
 	Params  []*Param // C only
 	Body    *BlockStmt
-	Code    []*Instr // X86 only, in program order
+	Code    []*Instr     // X86 only, in program order
+	LISA    []*LISAInstr // LISA only, in program order
 	EndPos  Pos
 }
 
@@ -603,7 +604,11 @@ type LocRef struct {
 	Name    string
 	Bracket bool // written [x]
 	Index   int  // element index for t[1], or -1
-	EndPos  Pos
+	// Type is the type a locations section gives the location for
+	// printing, herd's "1:r1*", "x int" or "x int*": "*", "int",
+	// "int*"; "" when none.
+	Type   string
+	EndPos Pos
 }
 
 // Pos and End implement Node.

@@ -122,7 +122,8 @@ func (p *parser) skipKinds() {
 
 // parseLocations parses
 //
-//	Locations = "locations" "[" [ LocRef { ";" LocRef } [ ";" ] ] "]" .
+//	Locations = "locations" "[" [ TypedLoc { ";" TypedLoc } [ ";" ] ] "]" .
+//	TypedLoc  = LocRef [ TypeName ] [ "*" ] .
 //
 // The keyword is already consumed. The result is non-nil even when empty.
 func (p *parser) parseLocations() []*LocRef {
@@ -131,6 +132,15 @@ func (p *parser) parseLocations() []*LocRef {
 	for !p.is("]") && p.tok != tEOF {
 		start := p.pos
 		if l := p.parseLocRef(); l != nil {
+			// herd lets a location carry the type its value prints
+			// with: "1:r1*" (a pointer), "x int", "x int*".
+			if p.tok == tIdent {
+				l.Type = p.lit
+				p.next()
+			}
+			if p.got("*") {
+				l.Type += "*"
+			}
 			locs = append(locs, l)
 		}
 		if !p.got(";") {

@@ -1,6 +1,7 @@
 // Package litmus reads and writes herd7 litmus tests: the Linux kernel's
-// C dialect and herd's X86 (Intel syntax) and X86_64 (AT&T syntax)
-// dialects. It is syntax only: it knows the shape of a test and the table
+// C dialect, herd's X86 (Intel syntax) and X86_64 (AT&T syntax) dialects,
+// and herd's LISA, the annotated assembly of the older kernel tests. It is
+// syntax only: it knows the shape of a test and the table
 // of kernel primitives, never what they mean.
 //
 // Parse and ParseFile build a *Test; their errors are an ErrorList whose

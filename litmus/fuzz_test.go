@@ -29,6 +29,8 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte(cTest("r0 = -1; (void)xchg(x, 1);")))
+	f.Add([]byte("LISA l\n{ x=0; 0:r2=x; }\n P0 | P1 ;\n r[once] r1 x | w[release] r2 1 ;\n" +
+		" mov r3 (xor r1 r1) | f[rcu-lock] ;\n b[] r3 L | rmw[mb] r4 (add r4 1) x ;\n L: | ;\nexists (0:r1=1)\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		tst, err := Parse("fuzz.litmus", src)
 		if err != nil {

@@ -184,6 +184,8 @@ func (p *parser) parseTest() *Test {
 	switch p.test.Arch {
 	case ArchC:
 		p.parseCProcs()
+	case ArchLISA:
+		p.parseLISAProcs()
 	default:
 		p.reset(p.parseX86Procs(p.offset(p.pos)), true)
 	}
@@ -254,13 +256,13 @@ func (p *parser) parseHeader() int {
 	end := p.word(off)
 	arch := string(p.src[off:end])
 	switch Arch(arch) {
-	case ArchC, ArchX86, ArchX8664, ArchAArch64, ArchRISCV, ArchPPC:
+	case ArchC, ArchX86, ArchX8664, ArchAArch64, ArchRISCV, ArchPPC, ArchLISA:
 		p.test.Arch, p.test.ArchPos = Arch(arch), Pos(off+1)
 	default:
 		if arch == "" {
-			p.errorAt(off, "expected architecture C, X86, X86_64, AArch64, RISCV or PPC, found EOF")
+			p.errorAt(off, "expected architecture C, X86, X86_64, AArch64, RISCV, PPC or LISA, found EOF")
 		} else {
-			p.errorAt(off, fmt.Sprintf("unsupported architecture %q (want C, X86, X86_64, AArch64, RISCV or PPC)", arch))
+			p.errorAt(off, fmt.Sprintf("unsupported architecture %q (want C, X86, X86_64, AArch64, RISCV, PPC or LISA)", arch))
 		}
 		return end
 	}
@@ -273,7 +275,12 @@ func (p *parser) parseHeader() int {
 		p.errorAt(off, "expected test name after "+arch)
 		return off
 	}
-	p.test.Name, p.test.NamePos = string(p.src[off:end]), Pos(off+1)
+	// herd drops a ".litmus" suffix from the name (Misc.clean_name), as
+	// in "LISA rcu-B-cumulativity-failure.litmus".
+	p.test.Name, p.test.NamePos = strings.TrimSuffix(string(p.src[off:end]), ".litmus"), Pos(off+1)
+	if p.test.Name == "" {
+		p.test.Name = string(p.src[off:end])
+	}
 	off = p.skipBlank(end, true)
 	// herd's splitter accepts a TeX name in parentheses after the test
 	// name, as in "X86 amd3 (amdThree)", and a ';' ending the line; the
@@ -304,7 +311,7 @@ func (p *parser) parseHeader() int {
 
 // parsePrelude parses the lines between the header and the init block
 //
-//	{ Doc | Key "=" Value | Comment }
+//	{ Doc | Key "=" Value | Arch Name | Comment }
 //
 // and returns the offset of the init block's '{'.
 func (p *parser) parsePrelude(off int) int {
@@ -340,6 +347,14 @@ func (p *parser) parsePrelude(off int) int {
 			eol++
 		}
 		line := string(p.src[off:eol])
+		if f := strings.Fields(line); len(f) == 2 && Arch(f[0]) == p.test.Arch {
+			// A repeated header line, as in "C JanStancek-rwsem" then
+			// "C rwsem": herd's splitter skips the lines before the
+			// init block that are not Key=Value, and the first name
+			// stays the test's name.
+			off = eol
+			continue
+		}
 		key, value, ok := strings.Cut(line, "=")
 		key = strings.TrimSpace(key)
 		if !ok || !isMetaKey(key) {

@@ -289,11 +289,16 @@ func (p *parser) parseStmt() Stmt {
 			return p.parseIf()
 		case "while":
 			return p.parseWhile()
-		case "do":
-			return p.parseDoWhile()
-		case "for":
-			return p.parseFor()
-		case "break", "continue":
+		case "do", "for", "break", "continue":
+			if p.keywordIsName() {
+				break
+			}
+			switch p.lit {
+			case "do":
+				return p.parseDoWhile()
+			case "for":
+				return p.parseFor()
+			}
 			s := &BranchStmt{TokPos: p.pos, Tok: p.lit}
 			p.next()
 			p.expectSemi()
@@ -320,6 +325,18 @@ func (p *parser) parseStmt() Stmt {
 	}
 	p.expectSemi()
 	return s
+}
+
+// keywordIsName reports whether the current token, one of the C keywords
+// do, for, break and continue, is used as a register name, as in
+// "continue = 1;": herd's C lexer reserves only if, else and while, so
+// herd7 reads these words as names, and a test may assign to one. It
+// looks one token ahead for an assignment operator, "++" or "--".
+func (p *parser) keywordIsName() bool {
+	sc := p.sc
+	sc.onComment, sc.onError = nil, func(int, string) {}
+	tok, _, lit := sc.scan()
+	return tok == tOp && (assignOps[lit] || lit == "++" || lit == "--")
 }
 
 // setEnd records the end of a simple statement, including its ';'.

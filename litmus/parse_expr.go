@@ -201,6 +201,10 @@ func (p *parser) checkCall(c *CallExpr) {
 	want, ok := initMacros[name]
 	if !ok {
 		prim, found := Lookup(name)
+		if msg, gone := Retired(name); !found && gone {
+			p.error(c.Fun.Pos(), msg)
+			return
+		}
 		if !found {
 			msg := "unknown function " + name
 			if s := suggest(name); s != "" {

@@ -62,7 +62,7 @@ func TestValidC(t *testing.T) {
 // TestInvalidSnippets checks that bad input gives the right error.
 func TestInvalidSnippets(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"", "expected architecture C, X86, X86_64, AArch64, RISCV or PPC, found EOF"},
+		{"", "expected architecture C, X86, X86_64, AArch64, RISCV, PPC or LISA, found EOF"},
 		{"C", "expected test name after C"},
 		{"C t", "expected {, found EOF"},
 		{"MIPS t\n{}\n", `unsupported architecture "MIPS"`},

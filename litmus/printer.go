@@ -94,7 +94,11 @@ func (pr *printer) test() {
 		if len(t.Procs) > 0 {
 			pr.flush(t.Procs[0].ProcPos, "")
 		}
-		pr.x86Table()
+		if t.Arch == ArchLISA {
+			pr.lisaTable()
+		} else {
+			pr.x86Table()
+		}
 		pr.printf("\n")
 	}
 	pr.final()
@@ -422,7 +426,14 @@ func (pr *printer) final() {
 	if t.Locations != nil {
 		var ls []string
 		for _, l := range t.Locations {
-			ls = append(ls, LocString(l))
+			switch {
+			case l.Type == "*":
+				ls = append(ls, LocString(l)+"*")
+			case l.Type != "":
+				ls = append(ls, LocString(l)+" "+l.Type)
+			default:
+				ls = append(ls, LocString(l))
+			}
 		}
 		pr.printf("locations [%s]\n", strings.Join(ls, "; "))
 	}

@@ -88,6 +88,35 @@ func TestRealWorldForms(t *testing.T) {
 				require.Equal(t, 1, tst.Locations[2].Proc)
 			},
 		},
+		{
+			"undeclared registers, one of them named like a C keyword",
+			"C t\n{}\nP0(int *s)\n{\n\tcontinue = 1;\n\ttop = READ_ONCE(*s);\n\tif (top == 0)\n\t\tcontinue = 0;\n" +
+				"\tfor++;\n\tbreak;\n}\nexists (0:continue=1 /\\ 0:top=1)\n",
+			func(t *testing.T, tst *Test) {
+				list := tst.Procs[0].Body.List
+				require.Len(t, list, 5)
+				a, ok := list[0].(*AssignStmt)
+				require.True(t, ok, "continue = 1 is an assignment, not a branch: %T", list[0])
+				require.Equal(t, "continue", a.LHS.(*Ident).Name)
+				inc, ok := list[3].(*AssignStmt)
+				require.True(t, ok, "for++ is an increment: %T", list[3])
+				require.Equal(t, "++", inc.Op)
+				require.IsType(t, &BranchStmt{}, list[4], "a lone break stays a branch")
+			},
+		},
+		{
+			"a test name ending in .litmus, which herd drops",
+			"LISA rcu-B-cumulativity-failure.litmus\n{}\n P0 ;\n f[mb] ;\nexists (x=0)\n",
+			func(t *testing.T, tst *Test) { require.Equal(t, "rcu-B-cumulativity-failure", tst.Name) },
+		},
+		{
+			"a second header line before the init block",
+			"C JanStancek-rwsem\nC rwsem\n\n{\n\tint s = 10;\n}\n\nP0(int *s)\n{\n\tWRITE_ONCE(*s, 1);\n}\n\nexists (s=1)\n",
+			func(t *testing.T, tst *Test) {
+				require.Equal(t, "JanStancek-rwsem", tst.Name, "the first name is the test's, as in herd")
+				require.Empty(t, tst.Meta)
+			},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tst, err := Parse("t.litmus", []byte(tc.src))
@@ -98,17 +127,17 @@ func TestRealWorldForms(t *testing.T) {
 	}
 }
 
-// TestOtherDialectsRejected checks that the dialects the collections also
-// hold, which this package does not read, give one clear error at the
-// header rather than a cascade of syntax errors. LISA is herd's generic
-// assembly, in which the older kernel tests were written.
+// TestOtherDialectsRejected checks that a dialect the collections also
+// hold, which this package does not read, gives one clear error at the
+// header rather than a cascade of syntax errors.
 func TestOtherDialectsRejected(t *testing.T) {
-	src := "LISA LB+o-mb\n{\n}\n P0          | P1          ;\n r[once] r1 x | r[once] r2 y ;\n" +
-		" f[mb]       | f[mb]       ;\n w[once] y 1 | w[once] x 1 ;\nexists (0:r1=1 /\\ 1:r2=1)\n"
+	src := "MIPS SB\n{\n0:r2=x; 0:r4=y;\n1:r2=y; 1:r4=x;\n}\n P0           | P1           ;\n" +
+		" ori $1,$0,1  | ori $1,$0,1  ;\n sw $1,0($2)  | sw $1,0($2)  ;\n lw $3,0($4)  | lw $3,0($4)  ;\n" +
+		"exists (0:r3=0 /\\ 1:r3=0)\n"
 	_, err := Parse("t.litmus", []byte(src))
 	require.Error(t, err)
 	var list ErrorList
 	require.ErrorAs(t, err, &list)
 	require.Len(t, list, 1, "one error, not a cascade: %v", err)
-	require.Equal(t, `t.litmus:1:1: unsupported architecture "LISA" (want C, X86, X86_64, AArch64, RISCV or PPC)`, err.Error())
+	require.Equal(t, `t.litmus:1:1: unsupported architecture "MIPS" (want C, X86, X86_64, AArch64, RISCV, PPC or LISA)`, err.Error())
 }

@@ -113,7 +113,7 @@ func (m Model) Applies(a litmus.Arch) bool {
 	case kSC, kTSO, kPSO:
 		return a == litmus.ArchC || a == litmus.ArchX86 || a == litmus.ArchX8664
 	case kLKMM:
-		return a == litmus.ArchC
+		return a == litmus.ArchC || a == litmus.ArchLISA
 	case kCat:
 		return m.cat.applies(a)
 	}
@@ -122,7 +122,8 @@ func (m Model) Applies(a litmus.Arch) bool {
 
 // Default returns the model a test of dialect a is checked under when
 // none is named: x86-TSO for C and X86 tests, the architecture's model
-// for AArch64, RISC-V and POWER tests.
+// for AArch64, RISC-V and POWER tests, the LKMM for LISA tests (whose
+// annotations name the kernel model's sets).
 func Default(a litmus.Arch) Model {
 	switch a {
 	case litmus.ArchAArch64:
@@ -131,6 +132,8 @@ func Default(a litmus.Arch) Model {
 		return RISCV
 	case litmus.ArchPPC:
 		return PPC
+	case litmus.ArchLISA:
+		return LKMM
 	}
 	return TSO
 }

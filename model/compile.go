@@ -35,6 +35,8 @@ func compile(t *litmus.Test) (*program, error) {
 		for _, pr := range t.Procs {
 			c.compileAsmProc(pr)
 		}
+	case litmus.ArchLISA:
+		c.errorf(t.ArchPos, "LISA tests are checked under the Linux-kernel memory model only (--model lkmm): their annotations name its sets")
 	default:
 		c.errorf(t.ArchPos, "no model for %s tests yet: the models read C, X86 and X86_64", t.Arch)
 	}

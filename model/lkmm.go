@@ -20,8 +20,8 @@ import (
 // checked (InvariantsChecked is false). Positive and Negative are herd7's
 // own counts of allowed candidate executions.
 func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
-	if t.Arch != litmus.ArchC {
-		return nil, fmt.Errorf("%s: the Linux-kernel memory model applies to C tests, not %s", t.Name, t.Arch)
+	if t.Arch != litmus.ArchC && t.Arch != litmus.ArchLISA {
+		return nil, fmt.Errorf("%s: the Linux-kernel memory model applies to C and LISA tests, not %s", t.Name, t.Arch)
 	}
 	if opt.Timeout > 0 {
 		var cancel context.CancelFunc

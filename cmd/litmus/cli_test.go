@@ -190,3 +190,24 @@ func TestCheckDeadlockExpectation(t *testing.T) {
 	require.Equal(t, exitCheck, code)
 	require.Contains(t, errOut, "stuck: P0 waits forever")
 }
+
+// TestCheckLISA checks that a LISA test is checked under the LKMM, that
+// with several models the operational ones leave it alone, and that asking
+// for one of them alone says why it cannot.
+func TestCheckLISA(t *testing.T) {
+	out, errOut, code := run(t, "check", "--model", "all", "testdata/in/mp-lisa.litmus", "testdata/in/sb-mbs.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Regexp(t, regexp.MustCompile(`MP\+o-wmb-o\+o-rmb-o\s+n/a\s+n/a\s+n/a\s+Never \(ok\)`), out)
+
+	out, errOut, code = run(t, "check", "--model", "lkmm", "--time=false", "testdata/in/mp-lisa.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "Observation MP+o-wmb-o+o-rmb-o Never 0 3")
+
+	_, errOut, code = run(t, "check", "--model", "sc", "testdata/in/mp-lisa.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "LISA tests are checked under the Linux-kernel memory model only (--model lkmm)")
+
+	_, errOut, code = run(t, "fences", "--model", "lkmm", "testdata/in/mp-lisa.litmus")
+	require.NotEqual(t, exitOK, code)
+	require.Contains(t, errOut, "fences does not weaken LISA annotations")
+}

@@ -6,8 +6,10 @@ func init() {
 		Short: "the litmus test language litmus reads",
 		Long: `
 litmus reads herd7's litmus tests as they are: the kernel's C dialect (the
-tests in tools/memory-model/litmus-tests and Documentation/litmus-tests) and
-herd's X86 (Intel syntax) and X86_64 (AT&T syntax) dialects.
+tests in tools/memory-model/litmus-tests and Documentation/litmus-tests),
+herd's X86 (Intel syntax) and X86_64 (AT&T syntax) dialects, and LISA, herd's
+annotated assembly of the older kernel tests ("r[once] r1 x", "f[mb]"),
+which only the lkmm model checks.
 
 A C test is a header "C NAME", an optional quoted doc string, comments
 (* ... *), an init block { x=1; int *p = &x; 0:r1=2; }, processes

@@ -129,6 +129,10 @@ func (in *interp) run() {
 	}
 	in.ctrl = nil
 	in.dead, in.cut = false, false
+	if in.p.test.Arch == litmus.ArchLISA {
+		in.lisaRun()
+		return
+	}
 	in.block(in.th.proc.Body.List)
 }
 
@@ -181,12 +185,16 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		return in.block(s.List)
 	case *litmus.EmptyStmt:
 	case *litmus.DeclStmt:
-		rv := &regVal{v: intVal(0)}
+		// herd's C semantics makes a declaration without initializer a
+		// no-op (CSem's DeclReg): "int r2;" keeps the value the init
+		// section gave r2 ({ 0:r2=5; }), and an undeclared register
+		// reads as 0 anyway.
 		if s.Init != nil {
 			v, t := in.expr(s.Init)
-			rv = &regVal{v: v, t: t}
+			in.regs[s.Name.Name] = &regVal{v: v, t: t}
+		} else if _, ok := in.regs[s.Name.Name]; !ok {
+			in.regs[s.Name.Name] = &regVal{v: intVal(0)}
 		}
-		in.regs[s.Name.Name] = rv
 	case *litmus.ExprStmt:
 		in.expr(s.X)
 	case *litmus.AssignStmt:

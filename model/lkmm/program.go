@@ -25,6 +25,7 @@ type thread struct {
 	proc   *litmus.Proc
 	params map[string]int // parameter name -> the location it points to
 	regs   map[string]Val // initial register values from the init block
+	lisa   []lisaOp       // the code of a LISA thread (lisa.go); nil for C
 }
 
 // errorf builds an error positioned at p.
@@ -41,8 +42,8 @@ func (p *program) errorf(pos litmus.Pos, format string, args ...any) error {
 // section. As in herd, a parameter "int *x" of a process is a register
 // holding the address of the shared location x.
 func newProgram(t *litmus.Test) (*program, error) {
-	if t.Arch != litmus.ArchC {
-		return nil, fmt.Errorf("lkmm: %s is a %s test; the LKMM engine reads C tests only", t.Name, t.Arch)
+	if t.Arch != litmus.ArchC && t.Arch != litmus.ArchLISA {
+		return nil, fmt.Errorf("lkmm: %s is a %s test; the LKMM engine reads C and LISA tests only", t.Name, t.Arch)
 	}
 	p := &program{test: t, index: map[string]int{}}
 	seen := map[string]bool{}
@@ -70,6 +71,9 @@ func newProgram(t *litmus.Test) (*program, error) {
 		for _, par := range pr.Params {
 			addName(par.Name.Name)
 		}
+	}
+	if t.Arch == litmus.ArchLISA {
+		lisaNames(t, addName)
 	}
 	for _, l := range t.Locations {
 		if l.Proc < 0 {
@@ -130,10 +134,16 @@ func newProgram(t *litmus.Test) (*program, error) {
 		p.init[p.index[it.Name]] = v
 	}
 	for _, pr := range t.Procs {
-		if pr.Body == nil {
+		th := &thread{id: pr.ID, proc: pr, params: map[string]int{}, regs: regInit[pr.ID]}
+		if t.Arch == litmus.ArchLISA {
+			code, err := p.lisaThread(pr)
+			if err != nil {
+				return nil, err
+			}
+			th.lisa = code
+		} else if pr.Body == nil {
 			return nil, p.errorf(pr.Pos(), "P%d has no C body", pr.ID)
 		}
-		th := &thread{id: pr.ID, proc: pr, params: map[string]int{}, regs: regInit[pr.ID]}
 		for _, par := range pr.Params {
 			th.params[par.Name.Name] = p.index[par.Name.Name]
 		}

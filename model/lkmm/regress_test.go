@@ -220,3 +220,74 @@ func TestSRCUAcrossThreads(t *testing.T) {
 		},
 	})
 }
+
+// TestInitRegisterDeclaredLater covers a register that the init section
+// sets and the thread declares without an initializer: in herd's C
+// semantics "int r2;" does nothing, so r2 keeps its initial value. The
+// engine used to reset it to 0, which gave [a]=0 below and, with a
+// pointer, killed every path (States 0). Expectations are herd7 7.58's.
+func TestInitRegisterDeclaredLater(t *testing.T) {
+	runRegress(t, []regressCase{
+		{
+			name: "value",
+			src: `C init-reg-value
+{ 0:r2=5; }
+P0(int *a)
+{
+	int r2;
+	WRITE_ONCE(*a, r2);
+}
+exists ([a]=5)`,
+			verdict: Always, states: []string{"[a]=5;"}, pos: 1,
+		},
+		{
+			name: "pointer",
+			src: `C init-reg-pointer
+{
+int x = 1;
+0:r2 = x;
+}
+P0(int *y)
+{
+	int *r2;
+	int r1;
+	r1 = *r2;
+	*y = r1;
+}
+P1(int *x, int *y)
+{
+	int r3;
+	*x = 2;
+	r3 = READ_ONCE(*y);
+}
+exists (0:r1=2 /\ 1:r3=2)`,
+			verdict: Sometimes,
+			states:  []string{"0:r1=1; 1:r3=0;", "0:r1=1; 1:r3=1;", "0:r1=2; 1:r3=0;", "0:r1=2; 1:r3=2;"},
+			pos:     1, neg: 3, flags: []string{"data-race"},
+		},
+	})
+}
+
+// TestUndeclaredRegisters covers registers a thread assigns without
+// declaring them, one named like a C keyword that herd's C lexer does not
+// reserve. Expectations are herd7 7.58's.
+func TestUndeclaredRegisters(t *testing.T) {
+	runRegress(t, []regressCase{{
+		name: "continue and top",
+		src: `C undeclared
+{}
+P0(int *x)
+{
+	continue = 1;
+	top = READ_ONCE(*x);
+	if (top == 0)
+		continue = 0;
+}
+P1(int *x)
+{
+	WRITE_ONCE(*x, 1);
+}
+exists (0:continue=1 /\ 0:top=1)`,
+		verdict: Sometimes, states: []string{"0:continue=0; 0:top=0;", "0:continue=1; 0:top=1;"}, pos: 1, neg: 1,
+	}})
+}
