@@ -7,14 +7,23 @@ import (
 	"github.com/litmus-dev/litmus/model/axiom"
 )
 
-// AArch64 follows herd7's AArch64 semantics (herd/AArch64Sem.ml) for the
-// user-level instruction set: explicit accesses only. The tags are the
-// event sets the Arm models name: A (acquire: LDAR, LDAXR, and the A
-// forms of the atomics), Q (acquire-PC: LDAPR), L (release: STLR, STLXR,
-// the L forms), X (exclusives), NoRet (the read of an atomic whose result
-// is discarded), the DMB.*, DSB.* and ISB fences, Exp (explicit
-// accesses: every access here) and BCC (conditional branches).
-// docs/semantics.md lists each instruction's events.
+// AArch64 follows herd7 7.58's AArch64 semantics (herd/AArch64Sem.ml) for
+// the user-level instruction set, explicit accesses only, as
+// docs/semantics.md describes instruction by instruction.
+//
+// Tags are herd's annotation sets: X (every exclusive and atomic access,
+// NoRet reads included), A (acquire: LDAR, LDAXR, the A forms of the
+// atomics), Q (acquire-PC: LDAPR), L (release: STLR, STLXR, the L forms),
+// NoRet (the read of an atomic whose result goes to the zero register),
+// the barrier sets DMB.<opt>, DSB.<opt>, ISB, Exp (explicit accesses:
+// every access here), and BCC (conditional branches).
+//
+// Dependencies follow aarch64deps.cat: herd computes them in the model
+// from register events; here every register carries two sets of reads,
+// its dtrm taint (addr, data, ctrl) and its pick-dtrm taint (the pick-*
+// relations, which also follow CAS comparisons, CSEL and the exclusive
+// reservation), and a read also depends on what flowed into the
+// thread's last write of its location (herd's lrs).
 
 var aarch64Barriers = strings.Fields("SY ST LD ISH ISHST ISHLD OSH OSHST OSHLD NSH NSHST NSHLD")
 
@@ -27,6 +36,16 @@ var aarch64Vocab = func() []string {
 }()
 
 var aarch64Tags = newTagSet(aarch64Vocab)
+
+var (
+	tagExp   = aarch64Tags.of("Exp")
+	tagX     = aarch64Tags.of("X")
+	tagA     = aarch64Tags.of("A")
+	tagQ     = aarch64Tags.of("Q")
+	tagL     = aarch64Tags.of("L")
+	tagNoRet = aarch64Tags.of("NoRet")
+	tagBCC   = aarch64Tags.of("BCC")
+)
 
 func init() { archs[litmus.ArchAArch64] = func() semantics { return aarch64{} } }
 
@@ -55,41 +74,53 @@ func (aarch64) canon(name string) string {
 	return ""
 }
 
-// aarch64Path is the architecture state of one path: the exclusive
-// monitor set by the last load-exclusive.
+// aarch64Path is the architecture state of one path.
 type aarch64Path struct {
-	exclRead int // index of the load-exclusive's read, -1 when none
-	exclLoc  int
-	flags    flagsVal
+	// The reservation of the last exclusive load: herd's RES register
+	// (the address, with its taints) and lx_sz (the access size; 0 when
+	// an exclusive store reset it).
+	res     reg
+	resSize int
+	// exclRead is the last exclusive load's read, lastAtomic the last
+	// event in herd's X set: a successful exclusive store pairs with
+	// exclRead in rmw only when no atomic event came between.
+	exclRead, lastAtomic int
+	nzcv                 flagsVal
 }
 
-// flagsVal is NZCV as the last flag-setting instruction left it, with
-// the reads its operands depend on.
+// flagsVal is NZCV as the last flag-setting instruction left it.
 type flagsVal struct {
-	set     bool
-	n, z, c bool
-	v       bool
-	t       axiom.Taint
+	n, z, c, v bool
+	r          reg // the taints, and whether the value is known
 }
 
 func (m *machine) a64() *aarch64Path {
 	if m.state == nil {
-		m.state = &aarch64Path{exclRead: -1}
+		m.state = &aarch64Path{exclRead: -1, lastAtomic: -1}
 	}
 	return m.state.(*aarch64Path)
 }
 
-// regVal reads a register operand: XZR reads 0; a W register its low 32
-// bits.
+// a64reg reads a register operand: the zero register reads 0 and carries
+// nothing; a W register gives its low 32 bits.
 func (m *machine) a64reg(r *litmus.Register) reg {
 	if r.Name == "XZR" {
-		return reg{}
+		return reg{known: true}
 	}
 	v := m.get(r.Name)
 	if r.Width == 32 && !v.v.IsAddr() {
 		v.v = axiom.Int(int64(uint32(v.v.N)))
 	}
 	return v
+}
+
+// a64full reads a whole 64-bit register whatever the operand's width
+// (CBZ, TBZ: herd tests all 64 bits).
+func (m *machine) a64full(r *litmus.Register) reg {
+	if r.Name == "XZR" {
+		return reg{known: true}
+	}
+	return m.get(r.Name)
 }
 
 // a64set writes a register operand; writing a W register clears the
@@ -104,7 +135,26 @@ func (m *machine) a64set(r *litmus.Register, v reg) {
 	m.set(r.Name, v)
 }
 
-// operand reads a register, shifted register, extended register or
+// a64setRaw writes a register without the W-register masking (herd's
+// MOVN and SBFM on W registers).
+func (m *machine) a64setRaw(r *litmus.Register, v reg) {
+	if r.Name != "XZR" {
+		m.set(r.Name, v)
+	}
+}
+
+// join merges the taints of registers read together.
+func join(rs ...reg) reg {
+	out := reg{known: true}
+	for _, r := range rs {
+		out.t = out.t.Merge(r.t)
+		out.p = out.p.Merge(r.p)
+		out.known = out.known && r.known
+	}
+	return out
+}
+
+// a64operand reads a register, shifted register, extended register or
 // immediate operand.
 func (m *machine) a64operand(o *litmus.Operand, width int) reg {
 	switch o.Kind {
@@ -113,13 +163,13 @@ func (m *machine) a64operand(o *litmus.Operand, width int) reg {
 		if o.Shift == "LSL" {
 			v <<= uint(o.Amount)
 		}
-		return reg{v: axiom.Int(v)}
+		return reg{v: axiom.Int(v), known: true}
 	case litmus.OpdReg:
 		return m.a64reg(o.R)
 	case litmus.OpdShiftedReg, litmus.OpdExtendedReg:
 		r := m.a64reg(o.R)
 		if r.v.IsAddr() {
-			if o.Amount == 0 {
+			if o.Amount == 0 && (o.Shift == "LSL" || o.Shift == "UXTX" || o.Shift == "SXTX") {
 				return r
 			}
 			m.dead = true
@@ -153,10 +203,10 @@ func shiftExtend(x int64, op string, amount int64, width int) int64 {
 		a := uint(amount)
 		if width == 32 {
 			u := uint32(x)
-			x = int64(u>>a | u<<(32-a))
+			x = int64(u>>(a&31) | u<<((32-a)&31))
 		} else {
 			u := uint64(x)
-			x = int64(u>>a | u<<(64-a))
+			x = int64(u>>(a&63) | u<<((64-a)&63))
 		}
 	case "UXTB":
 		x = int64(uint8(x)) << uint(amount)
@@ -176,37 +226,35 @@ func shiftExtend(x int64, op string, amount int64, width int) int64 {
 	return x
 }
 
-// address computes a memory operand's address and applies its
-// writeback.
+// a64address computes a memory operand's address, with the taints of
+// the registers it reads, and applies its writeback (the base keeps its
+// own taints).
 func (m *machine) a64address(o *litmus.Operand) reg {
 	mem := o.Mem
 	base := m.a64reg(&mem.Base)
-	if mem.Base.Name == "XZR" {
-		base = m.get("XZR")
-	}
 	a := base
 	switch {
 	case mem.Index != nil:
 		idx := m.a64reg(mem.Index)
+		off := idx.v.N
 		if idx.v.IsAddr() {
 			if a.v.IsAddr() {
 				m.dead = true
 				return reg{}
 			}
-			a, idx = idx, a
-		}
-		off := idx.v.N
-		if mem.Extend != "" {
+			off = a.v.N
+			a.v = idx.v
+		} else if mem.Extend != "" {
 			off = shiftExtend(off, mem.Extend, mem.Amount, 64)
 		} else {
 			off <<= uint(mem.Amount)
 		}
-		a = reg{v: addVal(a.v, off), t: a.t.Merge(idx.t)}
+		a = reg{v: addVal(a.v, off), t: base.t.Merge(idx.t), p: base.p.Merge(idx.p)}
 	case mem.Mode != litmus.AddrPostIndex:
 		a.v = addVal(a.v, mem.Offset)
 	}
 	if mem.Mode != litmus.AddrOffset {
-		m.a64set(&mem.Base, reg{v: addVal(base.v, mem.Offset), t: base.t})
+		m.a64set(&mem.Base, reg{v: addVal(base.v, mem.Offset), t: base.t, p: base.p})
 	}
 	return a
 }
@@ -216,8 +264,60 @@ func addVal(v axiom.Val, off int64) axiom.Val {
 	return v
 }
 
-// orderTags returns the tags of an access from the ordering letters of
-// its mnemonic.
+// a64load emits a read at address a: its value, its index, and the taint
+// its destination register gets ({read} ∪ the address ∪ what flowed into
+// the thread's last write of the location).
+func (m *machine) a64load(a reg, tags axiom.Tags) (axiom.Val, int, reg) {
+	loc, ok := m.location(a.v)
+	if !ok || !m.access(loc, m.size) {
+		return axiom.Val{}, -1, reg{}
+	}
+	d := m.dom[loc]
+	c := m.choose(len(d))
+	if c < 0 {
+		return axiom.Val{}, -1, reg{}
+	}
+	in := memTaint{d: a.t, p: a.p}
+	if w, ok := m.lastW[loc]; ok {
+		in.d, in.p = in.d.Merge(w.d), in.p.Merge(w.p)
+	}
+	i := m.emit(axiom.Event{Kind: axiom.KindR, Tags: tags | tagExp, Loc: loc, Val: mask(d[c], m.size), RMW: -1,
+		Addr: a.t, Pick: &axiom.PickDeps{Addr: a.p, Dep: in.p}})
+	m.atomic(tags, i)
+	self := axiom.Taint{i}
+	return mask(d[c], m.size), i, reg{t: self.Merge(in.d), p: self.Merge(in.p)}
+}
+
+// a64store emits a write of v at address a. data and pdata are the
+// dependencies of its value, in the write's taint in (with its address).
+func (m *machine) a64store(a reg, v axiom.Val, data, pdata axiom.Taint, in memTaint, tags axiom.Tags, rmw int) int {
+	loc, ok := m.location(a.v)
+	if !ok || !m.access(loc, m.size) {
+		return -1
+	}
+	i := m.emit(axiom.Event{Kind: axiom.KindW, Tags: tags | tagExp, Loc: loc, Val: mask(v, m.size), RMW: rmw,
+		Addr: a.t, Data: data, Pick: &axiom.PickDeps{Addr: a.p, Data: pdata, Dep: in.p}})
+	m.lastW[loc] = in
+	m.atomic(tags, i)
+	return i
+}
+
+// atomic records the last event in herd's X set.
+func (m *machine) atomic(tags axiom.Tags, i int) {
+	if tags&(tagX|tagNoRet) != 0 {
+		m.a64().lastAtomic = i
+	}
+}
+
+// mask keeps the low size bytes of an integer (herd's loads and stores
+// of size bytes).
+func mask(v axiom.Val, size int) axiom.Val {
+	if v.IsAddr() || size == 0 || size >= 8 {
+		return v
+	}
+	return axiom.Int(v.N & (1<<(8*uint(size)) - 1))
+}
+
 func (aarch64) exec(m *machine, in *litmus.Instr) string {
 	op := in.Mnemonic
 	args := in.Args
@@ -229,23 +329,26 @@ func (aarch64) exec(m *machine, in *litmus.Instr) string {
 	case op == "B":
 		return args[0].Label
 	case strings.HasPrefix(op, "B."):
-		f := st.flags
-		m.branch(f.t, aarch64Tags.of("BCC"))
+		f := st.nzcv
+		m.pbranch(f.r, tagBCC)
+		m.count = !f.r.known
 		if condHolds(op[2:], f) {
 			return args[0].Label
 		}
 		return ""
 	case op == "CBZ" || op == "CBNZ":
-		r := m.a64reg(args[0].R)
-		m.branch(r.t, aarch64Tags.of("BCC"))
+		r := m.a64full(args[0].R)
+		m.pbranch(r, tagBCC)
+		m.count = !r.known
 		zero := !r.v.Truth()
 		if zero == (op == "CBZ") {
 			return args[1].Label
 		}
 		return ""
 	case op == "TBZ" || op == "TBNZ":
-		r := m.a64reg(args[0].R)
-		m.branch(r.t, aarch64Tags.of("BCC"))
+		r := m.a64full(args[0].R)
+		m.pbranch(r, tagBCC)
+		m.count = !r.known
 		bit := !r.v.IsAddr() && r.v.N>>uint(args[1].Imm)&1 != 0
 		if !bit == (op == "TBZ") {
 			return args[2].Label
@@ -258,10 +361,10 @@ func (aarch64) exec(m *machine, in *litmus.Instr) string {
 		m.fence(aarch64Tags.of("ISB"))
 		return ""
 	}
-	if m.a64memory(in, op, args, st) {
+	if m.a64memory(op, args, st) {
 		return ""
 	}
-	if m.a64data(in, op, args, st) {
+	if m.a64data(op, args, st) {
 		return ""
 	}
 	m.fail(in.Pos(), "%s is not supported by the AArch64 semantics", in.Op)
@@ -306,160 +409,167 @@ func condHolds(cond string, f flagsVal) bool {
 }
 
 // a64memory executes loads, stores, exclusives and atomics.
-func (m *machine) a64memory(in *litmus.Instr, op string, args []*litmus.Operand, st *aarch64Path) bool {
-	exp := aarch64Tags.of("Exp")
+func (m *machine) a64memory(op string, args []*litmus.Operand, st *aarch64Path) bool {
 	switch op {
 	case "LDR", "LDRB", "LDRH", "LDRSB", "LDRSH", "LDRSW", "LDUR", "LDAR", "LDARB", "LDARH", "LDAPR", "LDAPRB", "LDAPRH":
-		tags := exp
-		if strings.HasPrefix(op, "LDAR") {
-			tags |= aarch64Tags.of("A")
-		}
-		if strings.HasPrefix(op, "LDAPR") {
-			tags |= aarch64Tags.of("Q")
+		var tags axiom.Tags
+		switch {
+		case strings.HasPrefix(op, "LDAR"):
+			tags = tagA
+		case strings.HasPrefix(op, "LDAPR"):
+			tags = tagQ
 		}
 		a := m.a64address(args[1])
 		if m.stopped() {
 			return true
 		}
-		v, i := m.load(a, tags)
+		v, i, t := m.a64load(a, tags)
 		if i < 0 {
 			return true
 		}
-		v = loadExtend(op, v)
-		m.a64set(args[0].R, reg{v: v, t: axiom.Taint{i}})
+		t.v = loadExtend(op, v, args[0].R.Width)
+		m.a64set(args[0].R, t)
 		return true
 	case "STR", "STRB", "STRH", "STLR", "STLRB", "STLRH":
-		tags := exp
+		var tags axiom.Tags
 		if strings.HasPrefix(op, "STLR") {
-			tags |= aarch64Tags.of("L")
+			tags = tagL
 		}
 		v := m.a64reg(args[0].R)
 		a := m.a64address(args[1])
 		if m.stopped() {
 			return true
 		}
-		m.store(a, v, tags, -1)
+		m.a64store(a, v.v, v.t, v.p, memTaint{a.t.Merge(v.t), a.p.Merge(v.p)}, tags, -1)
 		return true
-	case "LDP", "LDNP", "LDPSW":
+	case "LDP", "LDNP", "LDPSW", "LDIAPP":
+		var tags axiom.Tags
+		if op == "LDIAPP" {
+			tags = tagQ
+		}
 		a := m.a64address(args[2])
 		if m.stopped() {
 			return true
 		}
-		size := int64(8)
-		if args[0].R.Width == 32 {
-			size = 4
-		}
-		v1, i1 := m.load(a, exp)
+		size := int64(m.size)
+		v1, i1, t1 := m.a64load(a, tags)
 		if i1 < 0 {
 			return true
 		}
-		v2, i2 := m.load(reg{v: addVal(a.v, size), t: a.t}, exp)
+		v2, i2, t2 := m.a64load(reg{v: addVal(a.v, size), t: a.t, p: a.p}, tags)
 		if i2 < 0 {
 			return true
 		}
-		m.a64set(args[0].R, reg{v: v1, t: axiom.Taint{i1}})
-		m.a64set(args[1].R, reg{v: v2, t: axiom.Taint{i2}})
+		if op == "LDIAPP" {
+			m.events[i2].Order = []int{i1}
+		}
+		t1.v, t2.v = loadExtend(op, v1, args[0].R.Width), loadExtend(op, v2, args[1].R.Width)
+		m.a64set(args[0].R, t1)
+		m.a64set(args[1].R, t2)
 		return true
-	case "STP", "STNP":
+	case "STP", "STNP", "STILP":
+		var tags axiom.Tags
+		if op == "STILP" {
+			tags = tagL
+		}
 		v1, v2 := m.a64reg(args[0].R), m.a64reg(args[1].R)
 		a := m.a64address(args[2])
 		if m.stopped() {
 			return true
 		}
-		size := int64(8)
-		if args[0].R.Width == 32 {
-			size = 4
+		size := int64(m.size)
+		w1 := m.a64store(a, v1.v, v1.t, v1.p, memTaint{a.t.Merge(v1.t), a.p.Merge(v1.p)}, tags, -1)
+		if w1 < 0 {
+			return true
 		}
-		m.store(a, v1, exp, -1)
-		m.store(reg{v: addVal(a.v, size), t: a.t}, v2, exp, -1)
+		w2 := m.a64store(reg{v: addVal(a.v, size), t: a.t, p: a.p}, v2.v, v2.t, v2.p, memTaint{a.t.Merge(v2.t), a.p.Merge(v2.p)}, tags, -1)
+		if op == "STILP" && w2 >= 0 {
+			if args[2].Mem.Mode == litmus.AddrPreIndex {
+				m.events[w1].Order = []int{w2}
+			} else {
+				m.events[w2].Order = []int{w1}
+			}
+		}
 		return true
 	case "LDXR", "LDXRB", "LDXRH", "LDAXR", "LDAXRB", "LDAXRH":
-		tags := exp | aarch64Tags.of("X")
+		tags := tagX
 		if strings.HasPrefix(op, "LDAX") {
-			tags |= aarch64Tags.of("A")
+			tags |= tagA
 		}
 		a := m.a64address(args[1])
 		if m.stopped() {
 			return true
 		}
-		v, i := m.load(a, tags)
+		v, i, t := m.a64load(a, tags)
 		if i < 0 {
 			return true
 		}
-		st.exclRead, st.exclLoc = i, m.events[i].Loc
-		m.a64set(args[0].R, reg{v: v, t: axiom.Taint{i}})
+		st.exclRead, st.res, st.resSize = i, a, m.size
+		t.v = v
+		m.a64set(args[0].R, t)
 		return true
 	case "STXR", "STXRB", "STXRH", "STLXR", "STLXRB", "STLXRH":
-		tags := exp | aarch64Tags.of("X")
+		tags := tagX
 		if strings.HasPrefix(op, "STLX") {
-			tags |= aarch64Tags.of("L")
+			tags |= tagL
 		}
 		v := m.a64reg(args[1].R)
 		a := m.a64address(args[2])
 		if m.stopped() {
 			return true
 		}
-		// The store succeeds (status 0) or fails (status 1, no write);
-		// it can succeed only paired with the load-exclusive before it.
-		if st.exclRead >= 0 && m.choose(2) == 0 {
+		// It succeeds (status 0) or fails (status 1, no write); success
+		// needs the reservation of the last exclusive load, of the same
+		// size and address. The status carries no dependency.
+		res := st.res
+		if st.resSize == m.size && res.v == a.v && m.choose(2) == 0 {
 			if m.stopped() {
 				return true
 			}
-			m.store(a, v, tags, st.exclRead)
-			m.a64set(args[0].R, reg{v: axiom.Int(0)})
+			pair := -1
+			if st.exclRead >= 0 && st.lastAtomic == st.exclRead {
+				pair = st.exclRead
+			}
+			m.a64store(a, v.v, v.t, v.p, memTaint{a.t.Merge(v.t), a.p.Merge(v.p).Merge(res.p)}, tags, pair)
+			m.a64set(args[0].R, reg{v: axiom.Int(0), known: false})
 		} else {
 			if m.stopped() {
 				return true
 			}
-			m.a64set(args[0].R, reg{v: axiom.Int(1)})
+			m.a64set(args[0].R, reg{v: axiom.Int(1), known: false})
 		}
-		st.exclRead = -1
+		st.res, st.resSize, st.exclRead = reg{p: res.p}, 0, -1
 		return true
 	case "SWP", "SWPA", "SWPL", "SWPAL", "SWPB", "SWPAB", "SWPLB", "SWPALB", "SWPH", "SWPAH", "SWPLH", "SWPALH":
-		rt := args[1].R
+		rs, rt := args[0].R, args[1].R
 		rtags, wtags := atomicOrder(op[3:], rt)
-		s := m.a64reg(args[0].R)
+		s := m.a64reg(rs)
 		a := m.a64address(args[2])
 		if m.stopped() {
 			return true
 		}
-		old, i := m.load(a, rtags)
+		old, i, t := m.a64load(a, rtags)
 		if i < 0 {
 			return true
 		}
-		m.store(a, s, wtags, i)
-		m.a64set(rt, reg{v: old, t: axiom.Taint{i}})
+		w := m.a64store(a, s.v, s.t, s.p, memTaint{a.t.Merge(s.t), a.p.Merge(s.p)}, wtags, i)
+		if w >= 0 {
+			m.events[w].Order = []int{i} // herd's iico_order: read before write
+		}
+		t.v = old
+		m.a64set(rt, t)
 		return true
 	}
 	if strings.HasPrefix(op, "CAS") && !strings.HasPrefix(op, "CASP") {
-		rs, rt := args[0].R, args[1].R
-		rtags, wtags := atomicOrder(op[3:], rs)
-		expect := m.a64reg(rs)
-		nv := m.a64reg(rt)
-		a := m.a64address(args[2])
-		if m.stopped() {
-			return true
-		}
-		old, i := m.load(a, rtags)
-		if i < 0 {
-			return true
-		}
-		if old == expect.v {
-			m.store(a, nv, wtags, i)
-		}
-		m.a64set(rs, reg{v: old, t: axiom.Taint{i}})
+		m.a64cas(op, args, st)
 		return true
 	}
 	if o, ord, ok := lseOp(op); ok {
-		var rs, rt *litmus.Register
-		rs = args[0].R
-		var memArg *litmus.Operand
-		if strings.HasPrefix(op, "ST") {
-			rt = &litmus.Register{Name: "XZR", Width: rs.Width}
-			memArg = args[1]
-		} else {
-			rt = args[1].R
-			memArg = args[2]
+		rs := args[0].R
+		rt := &litmus.Register{Name: "XZR", Width: rs.Width}
+		memArg := args[1]
+		if strings.HasPrefix(op, "LD") {
+			rt, memArg = args[1].R, args[2]
 		}
 		rtags, wtags := atomicOrder(ord, rt)
 		s := m.a64reg(rs)
@@ -467,33 +577,124 @@ func (m *machine) a64memory(in *litmus.Instr, op string, args []*litmus.Operand,
 		if m.stopped() {
 			return true
 		}
-		old, i := m.load(a, rtags)
+		old, i, t := m.a64load(a, rtags)
 		if i < 0 {
 			return true
 		}
-		nv := reg{v: lseApply(o, old, s.v, rs.Width), t: axiom.Taint{i}.Merge(s.t)}
-		m.store(a, nv, wtags, i)
-		m.a64set(rt, reg{v: old, t: axiom.Taint{i}})
+		// The write's value depends on the read (herd's iico_data).
+		in := memTaint{a.t.Merge(s.t).Merge(t.t), a.p.Merge(s.p).Merge(t.p)}
+		m.a64store(a, lseApply(o, old, s.v, m.size), s.t, s.p, in, wtags, i)
+		t.v = old
+		m.a64set(rt, t)
 		return true
 	}
 	return false
 }
 
+// a64cas executes CAS Rs, Rt, [Rn]: herd's five alternatives (two of
+// success, which differ in what Rs depends on; failure with a writeback;
+// two failures without one), each a candidate of its own.
+func (m *machine) a64cas(op string, args []*litmus.Operand, st *aarch64Path) {
+	rs, rt := args[0].R, args[1].R
+	suffix := strings.TrimSuffix(strings.TrimSuffix(op[3:], "B"), "H")
+	acq, rel := strings.Contains(suffix, "A"), strings.Contains(suffix, "L")
+	noret := rs.Name == "XZR"
+	expect := m.a64reg(rs)
+	nv := m.a64reg(rt)
+	a := m.a64address(args[2])
+	if m.stopped() {
+		return
+	}
+	loc, ok := m.location(a.v)
+	if !ok || !m.access(loc, m.size) {
+		return
+	}
+	// The alternative is chosen with the read's value: success needs it
+	// equal to Rs.
+	d := m.dom[loc]
+	c := m.choose(len(d))
+	if c < 0 {
+		return
+	}
+	old := mask(d[c], m.size)
+	success := old == mask(expect.v, m.size)
+	var alt int
+	switch {
+	case success && noret:
+		alt = 0
+	case success:
+		alt = m.choose(2) // 0: RRs, 1: Rx
+	case noret:
+		alt = 2 + m.choose(2) // 2: fail with writeback, 3: without
+	default:
+		alt = 2 + m.choose(3) // 2: writeback, 3: no writeback ctrl, 4: noctrl
+	}
+	if m.stopped() {
+		return
+	}
+	rtags := tagX
+	wtags := tagX
+	if rel {
+		wtags |= tagL
+	}
+	switch {
+	case noret:
+		rtags = tagX | tagNoRet
+	case alt >= 3:
+		// A failed CAS without writeback reads as a plain or acquire
+		// access, not an atomic one.
+		rtags = 0
+		if acq {
+			rtags = tagA
+		}
+	case acq:
+		rtags |= tagA
+	}
+	in := memTaint{d: a.t, p: a.p}
+	if w, ok := m.lastW[loc]; ok {
+		in.d, in.p = in.d.Merge(w.d), in.p.Merge(w.p)
+	}
+	i := m.emit(axiom.Event{Kind: axiom.KindR, Tags: rtags | tagExp, Loc: loc, Val: old, RMW: -1,
+		Addr: a.t, Pick: &axiom.PickDeps{Addr: a.p, Dep: in.p}})
+	m.atomic(rtags, i)
+	self := axiom.Taint{i}
+	read := reg{v: old, t: self.Merge(in.d), p: self.Merge(in.p)}
+	switch alt {
+	case 0, 1: // success
+		w := memTaint{a.t.Merge(nv.t), a.p.Merge(nv.p).Merge(expect.p).Merge(read.p)}
+		m.a64store(a, nv.v, nv.t, nv.p.Merge(expect.p), w, wtags, i)
+	case 2: // failure, writing back the value read
+		w := memTaint{a.t, a.p.Merge(expect.p).Merge(read.p)}
+		m.a64store(a, old, nil, expect.p, w, wtags, i)
+	}
+	if noret {
+		return
+	}
+	switch alt {
+	case 0: // success, Rs keeps its own value and taint
+		m.a64set(rs, reg{v: old, t: expect.t, p: expect.p.Merge(read.p)})
+	case 3: // failure without writeback, ctrl: Rs also depends on itself
+		m.a64set(rs, reg{v: old, t: read.t, p: read.p.Merge(expect.p)})
+	default:
+		m.a64set(rs, reg{v: old, t: read.t, p: read.p})
+	}
+}
+
 // atomicOrder returns the tags of an atomic's read and write from its
-// ordering suffix ("", "A", "L", "AL", then an optional B or H), the
-// read marked NoRet when its result goes to the zero register.
+// ordering suffix ("", "A", "L", "AL", then an optional B or H): herd
+// puts every such access in X; a read whose result goes to the zero
+// register is NoRet and never acquire.
 func atomicOrder(suffix string, dst *litmus.Register) (axiom.Tags, axiom.Tags) {
 	suffix = strings.TrimSuffix(strings.TrimSuffix(suffix, "B"), "H")
-	exp := aarch64Tags.of("Exp")
-	r, w := exp, exp
+	r, w := tagX, tagX
 	if strings.Contains(suffix, "A") {
-		r |= aarch64Tags.of("A")
+		r |= tagA
 	}
 	if strings.Contains(suffix, "L") {
-		w |= aarch64Tags.of("L")
+		w |= tagL
 	}
 	if dst.Name == "XZR" {
-		r |= aarch64Tags.of("NoRet")
+		r = tagX | tagNoRet
 	}
 	return r, w
 }
@@ -503,15 +704,10 @@ var lseOps = []string{"ADD", "CLR", "EOR", "SET", "SMAX", "SMIN", "UMAX", "UMIN"
 // lseOp splits an LSE mnemonic (LDADDAL, STSETLB, ...) into its
 // operation and ordering suffix.
 func lseOp(op string) (string, string, bool) {
-	var rest string
-	switch {
-	case strings.HasPrefix(op, "LD"):
-		rest = op[2:]
-	case strings.HasPrefix(op, "ST"):
-		rest = op[2:]
-	default:
+	if !strings.HasPrefix(op, "LD") && !strings.HasPrefix(op, "ST") {
 		return "", "", false
 	}
+	rest := op[2:]
 	for _, o := range lseOps {
 		if strings.HasPrefix(rest, o) {
 			suffix := rest[len(o):]
@@ -524,7 +720,9 @@ func lseOp(op string) (string, string, bool) {
 	return "", "", false
 }
 
-func lseApply(op string, old, s axiom.Val, width int) axiom.Val {
+// lseApply computes an LSE operation on 64-bit values, SMAX and SMIN
+// sign-extending both operands from the access size first.
+func lseApply(op string, old, s axiom.Val, size int) axiom.Val {
 	if old.IsAddr() || s.IsAddr() {
 		if op == "ADD" && !s.IsAddr() {
 			return addVal(old, s.N)
@@ -532,6 +730,17 @@ func lseApply(op string, old, s axiom.Val, width int) axiom.Val {
 		return old
 	}
 	a, b := old.N, s.N
+	sext := func(x int64) int64 {
+		switch size {
+		case 1:
+			return int64(int8(x))
+		case 2:
+			return int64(int16(x))
+		case 4:
+			return int64(int32(x))
+		}
+		return x
+	}
 	var r int64
 	switch op {
 	case "ADD":
@@ -543,46 +752,76 @@ func lseApply(op string, old, s axiom.Val, width int) axiom.Val {
 	case "SET":
 		r = a | b
 	case "SMAX":
-		r = max(a, b)
+		r = max(sext(a), sext(b))
 	case "SMIN":
-		r = min(a, b)
+		r = min(sext(a), sext(b))
 	case "UMAX":
-		if uint64(a) > uint64(b) {
+		if uint64(mask(old, size).N) > uint64(mask(s, size).N) {
 			r = a
 		} else {
 			r = b
 		}
 	case "UMIN":
-		if uint64(a) < uint64(b) {
+		if uint64(mask(old, size).N) < uint64(mask(s, size).N) {
 			r = a
 		} else {
 			r = b
 		}
 	}
-	if width == 32 {
-		r = int64(uint32(r))
-	}
 	return axiom.Int(r)
 }
 
-// loadExtend applies a load's sign extension.
-func loadExtend(op string, v axiom.Val) axiom.Val {
+// loadExtend applies a load's sign extension to the register width.
+func loadExtend(op string, v axiom.Val, width int) axiom.Val {
 	if v.IsAddr() {
 		return v
 	}
+	var x int64
 	switch op {
 	case "LDRSB":
-		return axiom.Int(int64(int8(v.N)))
+		x = int64(int8(v.N))
 	case "LDRSH":
-		return axiom.Int(int64(int16(v.N)))
-	case "LDRSW":
-		return axiom.Int(int64(int32(v.N)))
+		x = int64(int16(v.N))
+	case "LDRSW", "LDPSW":
+		x = int64(int32(v.N))
+	default:
+		return v
 	}
-	return v
+	if width == 32 {
+		x = int64(uint32(x))
+	}
+	return axiom.Int(x)
+}
+
+// a64Size returns the size in bytes of a memory instruction's accesses:
+// from a B or H suffix, else from the width of its data register.
+func a64Size(op string, args []*litmus.Operand) int {
+	mem := -1
+	for i, a := range args {
+		if a.Kind == litmus.OpdMem {
+			mem = i
+		}
+	}
+	if mem <= 0 {
+		return 0
+	}
+	switch {
+	case op == "LDRSB" || strings.HasSuffix(op, "B"):
+		return 1
+	case op == "LDRSH" || strings.HasSuffix(op, "H"):
+		return 2
+	case op == "LDRSW" || op == "LDPSW":
+		return 4
+	}
+	// The data register: the one just before the memory operand.
+	if r := args[mem-1].R; r != nil {
+		return r.Width / 8
+	}
+	return 0
 }
 
 // a64data executes moves, arithmetic, comparisons and selections.
-func (m *machine) a64data(in *litmus.Instr, op string, args []*litmus.Operand, st *aarch64Path) bool {
+func (m *machine) a64data(op string, args []*litmus.Operand, st *aarch64Path) bool {
 	width := 64
 	if len(args) > 0 && args[0].R != nil {
 		width = args[0].R.Width
@@ -593,6 +832,10 @@ func (m *machine) a64data(in *litmus.Instr, op string, args []*litmus.Operand, s
 		}
 		return x
 	}
+	setFlags := func(r int64, t reg, carry, overflow bool) {
+		r = trunc(r)
+		st.nzcv = flagsVal{n: r>>(uint(width)-1)&1 != 0, z: r == 0, c: carry, v: overflow, r: t}
+	}
 	switch op {
 	case "MOV":
 		v := m.a64operand(args[1], width)
@@ -601,18 +844,21 @@ func (m *machine) a64data(in *litmus.Instr, op string, args []*litmus.Operand, s
 	case "MOVZ", "MOVN":
 		v := args[1].Imm << uint(args[1].Amount)
 		if op == "MOVN" {
-			v = ^v
+			// herd does not mask MOVN's result to a W register.
+			m.a64setRaw(args[0].R, reg{v: axiom.Int(^v), known: true})
+			return true
 		}
-		m.a64set(args[0].R, reg{v: axiom.Int(trunc(v))})
+		m.a64set(args[0].R, reg{v: axiom.Int(trunc(v)), known: true})
 		return true
 	case "MOVK":
 		old := m.a64reg(args[0].R)
 		sh := uint(args[1].Amount)
 		v := old.v.N&^(0xffff<<sh) | (args[1].Imm&0xffff)<<sh
-		m.a64set(args[0].R, reg{v: axiom.Int(trunc(v)), t: old.t})
+		old.v = axiom.Int(trunc(v))
+		m.a64set(args[0].R, old)
 		return true
 	case "ADR":
-		m.a64set(args[0].R, reg{v: axiom.Int(0)})
+		m.a64set(args[0].R, reg{v: axiom.Int(0), known: true})
 		return true
 	case "SXTW":
 		r := m.a64reg(args[1].R)
@@ -631,50 +877,55 @@ func (m *machine) a64data(in *litmus.Instr, op string, args []*litmus.Operand, s
 		if op != "MVN" {
 			v = -r.v.N
 		}
-		m.a64set(args[0].R, reg{v: axiom.Int(trunc(v)), t: r.t})
+		out := r
+		out.v = axiom.Int(trunc(v))
+		m.a64set(args[0].R, out)
 		if op == "NEGS" {
-			st.flags = subFlags(0, r.v.N, width, r.t)
+			c, o := subCarry(0, r.v.N, width)
+			setFlags(-r.v.N, r, c, o)
 		}
 		return true
-	case "CMP", "TST":
+	case "CMP", "CMN", "TST":
 		a := m.a64reg(args[0].R)
 		b := m.a64operand(args[1], width)
-		t := a.t.Merge(b.t)
-		if op == "TST" {
-			x := a.v.N & b.v.N
-			st.flags = flagsVal{set: true, n: trunc(x)>>(width-1)&1 != 0, z: trunc(x) == 0, t: t}
-			return true
+		t := join(a, b)
+		switch {
+		case op == "TST":
+			setFlags(a.v.N&b.v.N, t, false, false)
+		case a.v.IsAddr() || b.v.IsAddr():
+			st.nzcv = flagsVal{z: a.v == b.v, c: true, r: t}
+		case op == "CMN":
+			c, o := subCarry(a.v.N, -b.v.N, width)
+			setFlags(a.v.N+b.v.N, t, c, o)
+		default:
+			c, o := subCarry(a.v.N, b.v.N, width)
+			setFlags(a.v.N-b.v.N, t, c, o)
 		}
-		if a.v.IsAddr() || b.v.IsAddr() {
-			st.flags = flagsVal{set: true, z: a.v == b.v, c: true, t: t}
-			return true
-		}
-		st.flags = subFlags(a.v.N, b.v.N, width, t)
 		return true
 	case "CSEL", "CSINC", "CSINV", "CSNEG":
-		a, b := m.a64reg(args[1].R), m.a64reg(args[2].R)
-		f := st.flags
-		var r reg
+		// Only the chosen source is read: its taint, plus the flags'
+		// as a pick dependency.
+		f := st.nzcv
+		var src reg
 		if condHolds(args[3].Cond, f) {
-			r = a
+			src = m.a64reg(args[1].R)
 		} else {
-			r = b
-			if !r.v.IsAddr() {
+			src = m.a64reg(args[2].R)
+			if !src.v.IsAddr() {
 				switch op {
 				case "CSINC":
-					r.v = axiom.Int(trunc(r.v.N + 1))
+					src.v = axiom.Int(trunc(src.v.N + 1))
 				case "CSINV":
-					r.v = axiom.Int(trunc(^r.v.N))
+					src.v = axiom.Int(trunc(^src.v.N))
 				case "CSNEG":
-					r.v = axiom.Int(trunc(-r.v.N))
+					src.v = axiom.Int(trunc(-src.v.N))
 				}
 			}
 		}
-		r.t = r.t.Merge(f.t)
-		m.a64set(args[0].R, r)
+		m.a64set(args[0].R, reg{v: src.v, t: src.t, p: src.p.Merge(f.r.p), known: false})
 		return true
 	case "CSET", "CSETM":
-		f := st.flags
+		f := st.nzcv
 		v := int64(0)
 		if condHolds(args[1].Cond, f) {
 			v = 1
@@ -682,143 +933,126 @@ func (m *machine) a64data(in *litmus.Instr, op string, args []*litmus.Operand, s
 				v = trunc(-1)
 			}
 		}
-		m.a64set(args[0].R, reg{v: axiom.Int(v), t: f.t})
+		m.a64set(args[0].R, reg{v: axiom.Int(v), p: f.r.p, known: false})
 		return true
 	case "CINC":
 		a := m.a64reg(args[1].R)
-		f := st.flags
+		f := st.nzcv
 		if condHolds(args[2].Cond, f) && !a.v.IsAddr() {
 			a.v = axiom.Int(trunc(a.v.N + 1))
 		}
-		a.t = a.t.Merge(f.t)
-		m.a64set(args[0].R, a)
+		m.a64set(args[0].R, reg{v: a.v, t: a.t, p: a.p.Merge(f.r.p), known: false})
 		return true
 	}
-	if len(args) == 3 {
-		a := m.a64reg(args[1].R)
-		b := m.a64operand(args[2], width)
-		t := a.t.Merge(b.t)
-		var v axiom.Val
-		switch op {
-		case "ADD", "ADDS":
-			switch {
-			case a.v.IsAddr() && !b.v.IsAddr():
-				v = addVal(a.v, b.v.N)
-			case b.v.IsAddr() && !a.v.IsAddr():
-				v = addVal(b.v, a.v.N)
-			case a.v.IsAddr():
-				m.dead = true
-				return true
-			default:
-				v = axiom.Int(trunc(a.v.N + b.v.N))
-			}
-			if op == "ADDS" {
-				st.flags = subFlags(a.v.N, -b.v.N, width, t)
-			}
-		case "SUB", "SUBS":
-			switch {
-			case a.v.IsAddr() && b.v.IsAddr() && a.v.Sym == b.v.Sym:
-				v = axiom.Int(a.v.N - b.v.N)
-			case a.v.IsAddr() && !b.v.IsAddr():
-				v = addVal(a.v, -b.v.N)
-			case a.v.IsAddr() || b.v.IsAddr():
-				m.dead = true
-				return true
-			default:
-				v = axiom.Int(trunc(a.v.N - b.v.N))
-			}
-			if op == "SUBS" {
-				st.flags = subFlags(a.v.N, b.v.N, width, t)
-			}
+	if len(args) != 3 {
+		return false
+	}
+	a := m.a64reg(args[1].R)
+	var b reg
+	if args[2].Kind == litmus.OpdReg && args[1].R != nil && args[2].R.Name == args[1].R.Name {
+		b = a // the same register, read once
+	} else {
+		b = m.a64operand(args[2], width)
+	}
+	t := join(a, b)
+	var v axiom.Val
+	switch op {
+	case "ADD", "ADDS":
+		switch {
+		case a.v.IsAddr() && !b.v.IsAddr():
+			v = addVal(a.v, b.v.N)
+		case b.v.IsAddr() && !a.v.IsAddr():
+			v = addVal(b.v, a.v.N)
+		case a.v.IsAddr():
+			m.dead = true
+			return true
 		default:
-			if a.v.IsAddr() || b.v.IsAddr() {
-				// herd computes x EOR x = 0 and x AND 0 = 0 on
-				// symbolic addresses too.
-				if a.v == b.v && (op == "EOR" || op == "SUB") {
-					v = axiom.Int(0)
-					break
-				}
-				m.dead = true
-				return true
-			}
-			x, y := a.v.N, b.v.N
-			var r int64
-			switch op {
-			case "EOR":
-				r = x ^ y
-			case "EON":
-				r = x ^ ^y
-			case "ORR":
-				r = x | y
-			case "ORN":
-				r = x | ^y
-			case "AND", "ANDS":
-				r = x & y
-			case "BIC", "BICS":
-				r = x &^ y
-			case "LSL", "LSLV":
-				r = x << uint(y&int64(width-1))
-			case "LSR", "LSRV":
-				r = shiftExtend(x, "LSR", y&int64(width-1), width)
-			case "ASR", "ASRV":
-				r = shiftExtend(x, "ASR", y&int64(width-1), width)
-			case "ROR", "RORV":
-				r = shiftExtend(x, "ROR", y&int64(width-1), width)
-			case "MUL":
-				r = x * y
-			case "MNEG":
-				r = -(x * y)
-			default:
-				return false
-			}
-			v = axiom.Int(trunc(r))
-			if op == "ANDS" || op == "BICS" {
-				st.flags = flagsVal{set: true, n: trunc(r)>>(width-1)&1 != 0, z: trunc(r) == 0, t: t}
-			}
+			v = axiom.Int(trunc(a.v.N + b.v.N))
 		}
-		m.a64set(args[0].R, reg{v: v, t: t})
-		return true
+		if op == "ADDS" {
+			c, o := subCarry(a.v.N, -b.v.N, width)
+			setFlags(a.v.N+b.v.N, t, c, o)
+		}
+	case "SUB", "SUBS":
+		switch {
+		case a.v.IsAddr() && b.v.IsAddr() && a.v.Sym == b.v.Sym:
+			v = axiom.Int(a.v.N - b.v.N)
+		case a.v.IsAddr() && !b.v.IsAddr():
+			v = addVal(a.v, -b.v.N)
+		case a.v.IsAddr() || b.v.IsAddr():
+			m.dead = true
+			return true
+		default:
+			v = axiom.Int(trunc(a.v.N - b.v.N))
+		}
+		if op == "SUBS" {
+			c, o := subCarry(a.v.N, b.v.N, width)
+			setFlags(a.v.N-b.v.N, t, c, o)
+		}
+	default:
+		if a.v.IsAddr() || b.v.IsAddr() {
+			// herd computes x EOR x = 0 on a symbolic address too.
+			if a.v == b.v && (op == "EOR" || op == "SUB") {
+				v = axiom.Int(0)
+				break
+			}
+			m.dead = true
+			return true
+		}
+		x, y := a.v.N, b.v.N
+		var r int64
+		switch op {
+		case "EOR":
+			r = x ^ y
+		case "EON":
+			r = x ^ ^y
+		case "ORR":
+			r = x | y
+		case "ORN":
+			r = x | ^y
+		case "AND", "ANDS":
+			r = x & y
+		case "BIC", "BICS":
+			r = x &^ y
+		case "LSL", "LSLV":
+			// herd shifts on 64 bits by the amount masked to the
+			// register's width, then masks a W result.
+			r = x << uint(y&int64(width-1)&63)
+		case "LSR", "LSRV":
+			r = int64(uint64(x) >> uint(y&int64(width-1)&63))
+		case "ASR", "ASRV":
+			if width == 32 {
+				r = int64(int32(x) >> uint(y&31))
+			} else {
+				r = x >> uint(y&63)
+			}
+		case "ROR", "RORV":
+			r = shiftExtend(x, "ROR", y&int64(width-1), width)
+		case "MUL":
+			r = x * y
+		case "MNEG":
+			r = -(x * y)
+		default:
+			return false
+		}
+		v = axiom.Int(trunc(r))
+		if op == "ANDS" || op == "BICS" {
+			setFlags(r, t, false, false)
+		}
 	}
-	return false
+	t.v = v
+	m.a64set(args[0].R, t)
+	return true
 }
 
-// subFlags returns NZCV after computing a - b on width bits.
-func subFlags(a, b int64, width int, t axiom.Taint) flagsVal {
+// subCarry returns the carry and overflow of a - b on width bits.
+func subCarry(a, b int64, width int) (carry, overflow bool) {
 	if width == 32 {
 		x, y := uint32(a), uint32(b)
 		r := x - y
-		return flagsVal{set: true, n: int32(r) < 0, z: r == 0, c: x >= y,
-			v: (int32(x) < 0) != (int32(y) < 0) && (int32(r) < 0) != (int32(x) < 0), t: t}
+		return x >= y, (int32(x) < 0) != (int32(y) < 0) && (int32(r) < 0) != (int32(x) < 0)
 	}
 	x, y := uint64(a), uint64(b)
 	r := x - y
-	return flagsVal{set: true, n: int64(r) < 0, z: r == 0, c: x >= y,
-		v: (int64(x) < 0) != (int64(y) < 0) && (int64(r) < 0) != (int64(x) < 0), t: t}
-}
-
-// a64Size returns the size in bytes of a memory instruction's accesses:
-// from a B or H suffix, else from the width of its data register.
-func a64Size(op string, args []*litmus.Operand) int {
-	mem := -1
-	for i, a := range args {
-		if a.Kind == litmus.OpdMem {
-			mem = i
-		}
-	}
-	if mem <= 0 {
-		return 0
-	}
-	switch {
-	case op == "LDRSB" || strings.HasSuffix(op, "B") && op != "SUB":
-		return 1
-	case op == "LDRSH" || strings.HasSuffix(op, "H"):
-		return 2
-	case op == "LDRSW":
-		return 4
-	}
-	// The data register: the one just before the memory operand.
-	if r := args[mem-1].R; r != nil {
-		return r.Width / 8
-	}
-	return 0
+	return x >= y, (int64(x) < 0) != (int64(y) < 0) && (int64(r) < 0) != (int64(x) < 0)
 }

@@ -67,7 +67,7 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		opt.LoopBound = 2
 	}
 	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}}
-	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), RegName: func(n string) string {
+	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, RegName: func(n string) string {
 		if c := p.sem.canon(n); c != "" {
 			return c
 		}
@@ -257,10 +257,17 @@ func (th *thread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 // maxPaths bounds the paths of one thread.
 const maxPaths = 1 << 20
 
-// reg is a register's value and the reads it depends on.
+// reg is a register's value and the reads it depends on: t through
+// data flow (herd's dtrm), p also through comparisons and selections
+// (herd's pick-dtrm, AArch64 only: p is a superset of t there), and
+// whether the value is known before any read (herd's statically known
+// values, which decide whether a loop's branch counts towards the unroll
+// bound).
 type reg struct {
-	v axiom.Val
-	t axiom.Taint
+	v     axiom.Val
+	t     axiom.Taint
+	p     axiom.Taint
+	known bool
 }
 
 // machine runs one path of one thread.
@@ -275,6 +282,13 @@ type machine struct {
 	regs   map[string]reg
 	events []axiom.Event
 	ctrl   axiom.Taint // reads the branches taken so far depend on
+	pctrl  axiom.Taint // the same through pick dependencies (AArch64)
+	// lastW is, per location, what flowed into the thread's last write
+	// of it: a later read of the location depends on it too (herd's lrs
+	// in AArch64's dtrm).
+	lastW map[int]memTaint
+	first int  // index of the first event of the current instruction
+	count bool // the current instruction's branch counts towards the loop bound
 	instr  int         // number of the instruction being executed
 	pc     int
 	in     *litmus.Instr
@@ -296,9 +310,10 @@ func (m *machine) run() {
 	m.events = nil
 	m.regs = map[string]reg{}
 	for k, v := range m.th.regs {
-		m.regs[k] = reg{v: v}
+		m.regs[k] = reg{v: v, known: true}
 	}
-	m.ctrl = nil
+	m.ctrl, m.pctrl = nil, nil
+	m.lastW = map[int]memTaint{}
 	m.instr = 0
 	m.loops = map[int]int{}
 	m.state = nil
@@ -312,6 +327,8 @@ func (m *machine) run() {
 		}
 		m.in = in
 		m.size = 0
+		m.first = len(m.events)
+		m.count = true
 		target := m.th.p.sem.exec(m, in)
 		m.instr++
 		if m.stopped() {
@@ -326,8 +343,9 @@ func (m *machine) run() {
 			m.fail(in.Pos(), "undefined label %s", target)
 			return
 		}
-		if to <= m.pc {
-			// herd counts the backward jumps to each target on a path.
+		if to <= m.pc && m.count {
+			// herd counts the backward jumps to each target on a path,
+			// when the branch's condition is not known in advance.
 			m.loops[to]++
 			if m.loops[to] > m.th.p.opt.LoopBound {
 				m.cut = true
@@ -381,6 +399,15 @@ func (m *machine) emit(e axiom.Event) int {
 	e.Thread = m.th.ID()
 	e.Instr = m.instr
 	e.Ctrl = m.ctrl
+	// Dependencies relate events of different instructions (herd's
+	// "& ~same-instance").
+	e.Addr, e.Data = m.outside(e.Addr), m.outside(e.Data)
+	if e.Pick != nil {
+		e.Pick.Addr, e.Pick.Data = m.outside(e.Pick.Addr), m.outside(e.Pick.Data)
+		e.Pick.Ctrl = m.pctrl
+		// pick-dep: what flowed into the event, and pick-ctrl-dep.
+		e.Pick.Dep = m.outside(e.Pick.Dep).Merge(m.pctrl)
+	}
 	e.Pos = m.in.Pos()
 	if e.Text == "" {
 		e.Text = instrText(m.in)
@@ -388,6 +415,22 @@ func (m *machine) emit(e axiom.Event) int {
 	m.events = append(m.events, e)
 	return len(m.events) - 1
 }
+
+// outside drops from t the events of the current instruction.
+func (m *machine) outside(t axiom.Taint) axiom.Taint {
+	for i, e := range t {
+		if e >= m.first {
+			if i == 0 {
+				return nil
+			}
+			return t[:i:i]
+		}
+	}
+	return t
+}
+
+// memTaint is what flowed into a write: its dtrm and pick-dtrm sources.
+type memTaint struct{ d, p axiom.Taint }
 
 // location returns the location an address designates, or marks the path
 // dead when it designates none (herd drops such executions).
@@ -454,6 +497,14 @@ func (m *machine) fence(tags axiom.Tags) {
 func (m *machine) branch(t axiom.Taint, tags axiom.Tags) {
 	m.emit(axiom.Event{Kind: axiom.KindB, Tags: tags, Loc: -1, RMW: -1})
 	m.ctrl = m.ctrl.Merge(t)
+}
+
+// pbranch is branch for AArch64: the pick taint p of the condition
+// reaches the later events as pick-ctrl-dep.
+func (m *machine) pbranch(r reg, tags axiom.Tags) {
+	m.emit(axiom.Event{Kind: axiom.KindB, Tags: tags, Loc: -1, RMW: -1, Pick: &axiom.PickDeps{}})
+	m.ctrl = m.ctrl.Merge(r.t)
+	m.pctrl = m.pctrl.Merge(r.p)
 }
 
 // instrText prints an instruction for explanations.
