@@ -125,6 +125,13 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	}
 	start := time.Now()
 	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: opt.MaxStates})
+	if arch.IsMixed(err) {
+		// A mixed-size test: herd's -variant mixed meaning.
+		if p, err = arch.Program(t, arch.Options{Mixed: true}); err != nil {
+			return nil, err
+		}
+		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: opt.MaxStates})
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -264,42 +264,114 @@ func addVal(v axiom.Val, off int64) axiom.Val {
 	return v
 }
 
-// a64load emits a read at address a: its value, its index, and the taint
-// its destination register gets ({read} ∪ the address ∪ what flowed into
-// the thread's last write of the location).
-func (m *machine) a64load(a reg, tags axiom.Tags) (axiom.Val, int, reg) {
-	loc, ok := m.location(a.v)
+// a64locs returns the locations an access of m.size bytes at address a
+// covers: one, or in a mixed-size test its granules.
+func (m *machine) a64locs(a axiom.Val) []int {
+	if m.th.p.mixed != nil {
+		locs, ok := m.granules(a, m.size)
+		if !ok {
+			return nil
+		}
+		return locs
+	}
+	loc, ok := m.location(a)
 	if !ok || !m.access(loc, m.size) {
-		return axiom.Val{}, -1, reg{}
+		return nil
 	}
-	d := m.dom[loc]
-	c := m.choose(len(d))
-	if c < 0 {
-		return axiom.Val{}, -1, reg{}
-	}
-	in := memTaint{d: a.t, p: a.p}
-	if w, ok := m.lastW[loc]; ok {
-		in.d, in.p = in.d.Merge(w.d), in.p.Merge(w.p)
-	}
-	i := m.emit(axiom.Event{Kind: axiom.KindR, Tags: tags | tagExp, Loc: loc, Val: mask(d[c], m.size), RMW: -1,
-		Addr: a.t, Pick: &axiom.PickDeps{Addr: a.p, Dep: in.p}})
-	m.atomic(tags, i)
-	self := axiom.Taint{i}
-	return mask(d[c], m.size), i, reg{t: self.Merge(in.d), p: self.Merge(in.p)}
+	return []int{loc}
 }
 
-// a64store emits a write of v at address a. data and pdata are the
-// dependencies of its value, in the write's taint in (with its address).
+// a64load emits the read of an access at address a (one event per
+// granule in a mixed-size test): its value, the index of its first
+// event, and the taint its destination register gets ({its reads} ∪ the
+// address ∪ what flowed into the thread's last write of each location).
+func (m *machine) a64load(a reg, tags axiom.Tags) (axiom.Val, int, reg) {
+	locs := m.a64locs(a.v)
+	if locs == nil {
+		return axiom.Val{}, -1, reg{}
+	}
+	id, g := 0, 0
+	if mi := m.th.p.mixed; mi != nil {
+		m.nacc++
+		id, g = m.nacc, mi.g
+	}
+	first := -1
+	var out reg
+	var val axiom.Val
+	for k, loc := range locs {
+		d := m.dom[loc]
+		c := m.choose(len(d))
+		if c < 0 {
+			return axiom.Val{}, -1, reg{}
+		}
+		v := d[c]
+		if g == 0 {
+			v = mask(v, m.size)
+		}
+		in := memTaint{d: a.t, p: a.p}
+		if w, ok := m.lastW[loc]; ok {
+			in.d, in.p = in.d.Merge(w.d), in.p.Merge(w.p)
+		}
+		i := m.emit(axiom.Event{Kind: axiom.KindR, Tags: tags | tagExp, Loc: loc, Val: v, RMW: -1,
+			Addr: a.t, Pick: &axiom.PickDeps{Addr: a.p, Dep: in.p}, Access: id, AccessSize: m.size})
+		m.atomic(tags, i)
+		if first < 0 {
+			first = i
+		}
+		self := axiom.Taint{i}
+		out.t = out.t.Merge(self.Merge(in.d))
+		out.p = out.p.Merge(self.Merge(in.p))
+		switch {
+		case g == 0 || len(locs) == 1:
+			val = v
+		case v.IsAddr():
+			m.fail(m.in.Pos(), "a mixed-size access reads an address from part of a location")
+			return axiom.Val{}, -1, reg{}
+		default:
+			val.N |= v.N << (8 * uint(g*k))
+		}
+	}
+	return val, first, out
+}
+
+// a64store emits the write of v at address a (one event per granule in
+// a mixed-size test, each paired in rmw with the read granule of the
+// same location when rmw is the first read of an atomic). data and pdata
+// are the dependencies of its value, in what flows into the write (with
+// its address). It returns the index of its first event, or -1.
 func (m *machine) a64store(a reg, v axiom.Val, data, pdata axiom.Taint, in memTaint, tags axiom.Tags, rmw int) int {
-	loc, ok := m.location(a.v)
-	if !ok || !m.access(loc, m.size) {
+	locs := m.a64locs(a.v)
+	if locs == nil {
 		return -1
 	}
-	i := m.emit(axiom.Event{Kind: axiom.KindW, Tags: tags | tagExp, Loc: loc, Val: mask(v, m.size), RMW: rmw,
-		Addr: a.t, Data: data, Pick: &axiom.PickDeps{Addr: a.p, Data: pdata, Dep: in.p}})
-	m.lastW[loc] = in
-	m.atomic(tags, i)
-	return i
+	id, g := 0, 0
+	if mi := m.th.p.mixed; mi != nil {
+		m.nacc++
+		id, g = m.nacc, mi.g
+	}
+	first := -1
+	for k, loc := range locs {
+		chunk := mask(v, m.size)
+		if g > 0 && len(locs) > 1 {
+			if v.IsAddr() {
+				m.fail(m.in.Pos(), "a mixed-size access writes an address to part of a location")
+				return -1
+			}
+			chunk = mask(axiom.Int(v.N>>(8*uint(g*k))), g)
+		}
+		pair := -1
+		if rmw >= 0 {
+			pair = rmw + k
+		}
+		i := m.emit(axiom.Event{Kind: axiom.KindW, Tags: tags | tagExp, Loc: loc, Val: chunk, RMW: pair,
+			Addr: a.t, Data: data, Pick: &axiom.PickDeps{Addr: a.p, Data: pdata, Dep: in.p}, Access: id, AccessSize: m.size})
+		m.lastW[loc] = in
+		m.atomic(tags, i)
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
 }
 
 // atomic records the last event in herd's X set.
@@ -554,7 +626,14 @@ func (m *machine) a64memory(op string, args []*litmus.Operand, st *aarch64Path) 
 		}
 		w := m.a64store(a, s.v, s.t, s.p, memTaint{a.t.Merge(s.t), a.p.Merge(s.p)}, wtags, i)
 		if w >= 0 {
-			m.events[w].Order = []int{i} // herd's iico_order: read before write
+			// herd's iico_order: the read (every granule) before the write.
+			var reads []int
+			for k := i; k < w; k++ {
+				reads = append(reads, k)
+			}
+			for k := w; k < len(m.events); k++ {
+				m.events[k].Order = reads
+			}
 		}
 		t.v = old
 		m.a64set(rt, t)
@@ -605,18 +684,14 @@ func (m *machine) a64cas(op string, args []*litmus.Operand, st *aarch64Path) {
 	if m.stopped() {
 		return
 	}
-	loc, ok := m.location(a.v)
-	if !ok || !m.access(loc, m.size) {
-		return
-	}
-	// The alternative is chosen with the read's value: success needs it
+	// The read first (herd's annotations depend on the alternative, set
+	// below); the alternative is chosen with its value: success needs it
 	// equal to Rs.
-	d := m.dom[loc]
-	c := m.choose(len(d))
-	if c < 0 {
+	savedAtomic := st.lastAtomic
+	old, i, read := m.a64load(a, tagX)
+	if i < 0 {
 		return
 	}
-	old := mask(d[c], m.size)
 	success := old == mask(expect.v, m.size)
 	var alt int
 	switch {
@@ -647,18 +722,13 @@ func (m *machine) a64cas(op string, args []*litmus.Operand, st *aarch64Path) {
 		if acq {
 			rtags = tagA
 		}
+		st.lastAtomic = savedAtomic
 	case acq:
 		rtags |= tagA
 	}
-	in := memTaint{d: a.t, p: a.p}
-	if w, ok := m.lastW[loc]; ok {
-		in.d, in.p = in.d.Merge(w.d), in.p.Merge(w.p)
+	for k := i; k < len(m.events); k++ {
+		m.events[k].Tags = rtags | tagExp
 	}
-	i := m.emit(axiom.Event{Kind: axiom.KindR, Tags: rtags | tagExp, Loc: loc, Val: old, RMW: -1,
-		Addr: a.t, Pick: &axiom.PickDeps{Addr: a.p, Dep: in.p}})
-	m.atomic(rtags, i)
-	self := axiom.Taint{i}
-	read := reg{v: old, t: self.Merge(in.d), p: self.Merge(in.p)}
 	switch alt {
 	case 0, 1: // success
 		w := memTaint{a.t.Merge(nv.t), a.p.Merge(nv.p).Merge(expect.p).Merge(read.p)}

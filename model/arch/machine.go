@@ -28,6 +28,12 @@ type Options struct {
 	// path; a path that would take it again is cut, as herd's -unroll
 	// does. Zero means 2, herd's default.
 	LoopBound int
+	// Mixed gives the test herd's mixed-size meaning (-variant mixed):
+	// memory in granules, accesses of several sizes. Program without it
+	// finds out that a test needs it (a location accessed with two sizes
+	// or at an offset) only when the threads run: Check then fails with
+	// a MixedError, and the caller builds the program again with Mixed.
+	Mixed bool
 }
 
 // semantics is one architecture's meaning of its instructions.
@@ -55,6 +61,7 @@ type program struct {
 	index map[string]int
 	opt   Options
 	sizes map[int]int // the access size of each location seen so far, in bytes
+	mixed *mixedInfo  // the granule layout of a mixed-size program, or nil
 }
 
 // Program returns the assembly test t as an axiom program.
@@ -78,8 +85,8 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		return nil, err
 	}
 	ap.Cast = p.caster(ap)
-	ap.Names, ap.Index = p.names, p.index
-	ap.Init = make([]axiom.Val, len(p.names))
+	// The initial values, by location name, then the registers'.
+	init := map[string]axiom.Val{}
 	regInit := map[int]map[string]axiom.Val{}
 	var errs litmus.ErrorList
 	for _, it := range t.Init {
@@ -92,7 +99,11 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 			}
 		}
 		if it.Proc < 0 {
-			ap.Init[p.index[it.Name]] = v
+			if t.Arch == litmus.ArchAArch64 && !v.IsAddr() {
+				// herd masks an initial value to its location's type.
+				v = mask(v, typeSize(it.Type))
+			}
+			init[it.Name] = v
 			continue
 		}
 		reg := p.sem.canon(it.Name)
@@ -105,6 +116,37 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		}
 		regInit[it.Proc][reg] = v
 	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if opt.Mixed {
+		if err := p.layoutMixed(ap, init); err != nil {
+			return nil, err
+		}
+		// Addresses are those of the symbols' first granules.
+		reloc := func(v axiom.Val) axiom.Val {
+			if v.IsAddr() {
+				a, _ := p.mixed.addrOf(p.names[v.Loc()])
+				a.N = v.N
+				return a
+			}
+			return v
+		}
+		for l, v := range ap.Init {
+			ap.Init[l] = reloc(v)
+		}
+		for _, regs := range regInit {
+			for k, v := range regs {
+				regs[k] = reloc(v)
+			}
+		}
+	} else {
+		ap.Names, ap.Index = p.names, p.index
+		ap.Init = make([]axiom.Val, len(p.names))
+		for n, v := range init {
+			ap.Init[p.index[n]] = v
+		}
+	}
 	for _, pr := range t.Procs {
 		th := &thread{p: p, proc: pr, regs: regInit[pr.ID], labels: map[string]int{}}
 		for i, in := range pr.Code {
@@ -113,9 +155,6 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 			}
 		}
 		ap.Threads = append(ap.Threads, th)
-	}
-	if len(errs) > 0 {
-		return nil, errs
 	}
 	sort.Slice(ap.Threads, func(i, j int) bool { return ap.Threads[i].ID() < ap.Threads[j].ID() })
 	return ap, nil
@@ -295,6 +334,7 @@ type machine struct {
 	loops  map[int]int // backward jumps taken, by target instruction index
 	state  any         // architecture-specific state of the path
 	size   int         // the access size of the instruction being executed, in bytes (0: unknown)
+	nacc   int         // the number of the last access (mixed-size)
 
 	dead bool  // the path is infeasible (a read with no value, a fault)
 	cut  bool  // a loop ran past the bound
@@ -315,6 +355,7 @@ func (m *machine) run() {
 	m.ctrl, m.pctrl = nil, nil
 	m.lastW = map[int]memTaint{}
 	m.instr = 0
+	m.nacc = 0
 	m.loops = map[int]int{}
 	m.state = nil
 	m.dead, m.cut = false, false
@@ -369,6 +410,14 @@ func (m *machine) choose(n int) int {
 	m.counts = append(m.counts, n)
 	m.pos++
 	return c
+}
+
+// failMixed stops the walk: the test is a mixed-size test, to be given
+// that meaning instead.
+func (m *machine) failMixed(format string, args ...any) {
+	if m.err == nil {
+		m.err = &MixedError{m.th.p.errorf(m.in.Pos(), format, args...)}
+	}
 }
 
 // fail stops the walk with an input error at pos.
@@ -440,7 +489,7 @@ func (m *machine) location(a axiom.Val) (int, bool) {
 		return 0, false
 	}
 	if a.N != 0 {
-		m.fail(m.in.Pos(), "access at %s+%d: accesses at an offset from a location need mixed-size support, which this semantics does not have yet", m.th.p.names[a.Loc()], a.N)
+		m.failMixed("an access at %s+%d makes this a mixed-size test", m.th.p.names[a.Loc()], a.N)
 		return 0, false
 	}
 	return a.Loc(), true
@@ -455,7 +504,7 @@ func (m *machine) access(loc, size int) bool {
 		return true
 	}
 	if s, ok := m.th.p.sizes[loc]; ok && s != size {
-		m.fail(m.in.Pos(), "%s is accessed with %d and %d bytes: mixed-size tests need mixed-size support, which this semantics does not have yet", m.th.p.names[loc], s, size)
+		m.failMixed("%s is accessed with %d and %d bytes: a mixed-size test", m.th.p.names[loc], s, size)
 		return false
 	}
 	m.th.p.sizes[loc] = size

@@ -22,6 +22,9 @@ type ObsLoc struct {
 	Proc int
 	Name string
 	Loc  int // shared location index
+	// Locs are, for a symbol of a mixed-size program, the locations
+	// (granules) its value is made of.
+	Locs []int
 }
 
 func (o ObsLoc) Key() string {
@@ -118,6 +121,11 @@ func (c *CondEval) resolve(l *litmus.LocRef) (ObsLoc, error) {
 		}
 		return ObsLoc{Th: th, Proc: l.Proc, Name: name}, nil
 	}
+	if c.p.Symbol != nil {
+		if locs, ok := c.p.Symbol(l.Name); ok {
+			return ObsLoc{Th: -1, Proc: -1, Name: l.Name, Loc: locs[0], Locs: locs}, nil
+		}
+	}
 	i, ok := c.p.Index[l.Name]
 	if !ok {
 		return ObsLoc{}, c.p.Errorf(l.Pos(), "unknown location %s", l.Name)
@@ -137,10 +145,24 @@ func (c *CondEval) Value(o ObsLoc, f Final) Val {
 		}
 		return v
 	}
-	if c.p.Cast != nil {
-		return c.p.Cast(-1, o.Name, f.Mem[o.Loc])
+	v := f.Mem[o.Loc]
+	if len(o.Locs) > 1 {
+		// A mixed-size symbol: its granules, little-endian.
+		bits := 8 * uint(c.p.Granule)
+		var n int64
+		for k, l := range o.Locs {
+			g := f.Mem[l]
+			if g.IsAddr() {
+				return g
+			}
+			n |= (g.N & (1<<bits - 1)) << (bits * uint(k))
+		}
+		v = Int(n)
 	}
-	return f.Mem[o.Loc]
+	if c.p.Cast != nil {
+		return c.p.Cast(-1, o.Name, v)
+	}
+	return v
 }
 
 func (c *CondEval) Holds(pr litmus.Prop, f Final) bool {

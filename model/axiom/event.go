@@ -63,6 +63,11 @@ type Event struct {
 	// (through conditional selects and comparisons: herd's iico_ctrl),
 	// nil when the semantics has none.
 	Pick *PickDeps
+	// Access numbers, within the path, the single-copy-atomic access the
+	// event belongs to (0 when it is its own): in a mixed-size test an
+	// access of several granules is several events of one access, of
+	// AccessSize bytes.
+	Access, AccessSize int
 	// Order lists the events of the same instruction that come before
 	// this one in herd's iico_order (the read of a SWP before its write).
 	Order []int

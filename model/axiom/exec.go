@@ -20,6 +20,10 @@ type Execution struct {
 	Addr, Data, Ctrl  Rel
 	SameInstr         Rel // events of one instruction of one thread
 	IicoOrder         Rel // herd's iico_order
+	// SCA relates the events of one single-copy-atomic access (herd's
+	// sm): the identity on memory events, and in a mixed-size test the
+	// granules of one access.
+	SCA Rel
 	// The pick dependencies (see PickDeps); empty when no event has any.
 	PickAddr, PickData, PickCtrl, PickDep Rel
 
@@ -73,7 +77,7 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 	}
 	x.PO, x.Int, x.Loc, x.SameInstr = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
 	x.RMW, x.Amo, x.Addr, x.Data, x.Ctrl = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
-	x.IicoOrder = al.Rel(n)
+	x.IicoOrder, x.SCA = al.Rel(n), al.Rel(n)
 	x.PickAddr, x.PickData, x.PickCtrl, x.PickDep = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
 	for ti, t := range paths {
 		x.Regs = append(x.Regs, t.Regs)
@@ -163,6 +167,22 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 		}
 	}
 	x.M = x.R.Union(x.W)
+	for i, e := range x.Ev {
+		if e.Kind != KindR && e.Kind != KindW {
+			continue
+		}
+		x.SCA.Add(i, i)
+		if e.Access == 0 {
+			continue
+		}
+		for j := i + 1; j < n; j++ {
+			f := x.Ev[j]
+			if f.Access == e.Access && x.Thread[j] == x.Thread[i] && (f.Kind == KindR || f.Kind == KindW) {
+				x.SCA.Add(i, j)
+				x.SCA.Add(j, i)
+			}
+		}
+	}
 	x.Ext = x.Int.Compl()
 	x.mark = al.Mark()
 	return x

@@ -20,6 +20,23 @@ type Program struct {
 	// A semantics lists every tag of its dialect, so that a model may
 	// name a set no event of this test is in (it is empty).
 	Vocab []string
+	// InitAccess and InitSize give, for each location of a mixed-size
+	// program, the initial access it belongs to (all the granules of one
+	// symbol are one access) and that access's size in bytes; nil
+	// otherwise.
+	InitAccess, InitSize []int
+	// Symbol, when not nil, maps a name of the final section to the
+	// locations (granules, lowest address first) whose values make it
+	// up, little-endian, each Granule bytes wide; ok is false for a name
+	// that is an ordinary location.
+	Symbol  func(name string) (locs []int, ok bool)
+	Granule int
+	// RFOK and FinalOK, when not nil, reject an rf (src[r] is the write
+	// read r reads from) or a choice of final writes (fw[l], for the
+	// locations observed) that the semantics does not allow: herd's
+	// per-access choice of writes in a mixed-size test.
+	RFOK    func(x *Execution, src []int) bool
+	FinalOK func(x *Execution, fw []int, final []bool) bool
 	// InstrPO makes po relate only events of different instructions, as
 	// herd's po for assembly (the read and write of one atomic
 	// instruction are not in po); C tests keep every pair (herd's wide po
@@ -84,6 +101,9 @@ func (p *Program) initWrites() []Event {
 		p.iw = make([]Event, len(p.Names))
 		for i := range p.iw {
 			p.iw[i] = Event{Thread: -1, Kind: KindW, Loc: i, Val: p.Init[i], RMW: -1, Instr: -1, Text: "init"}
+			if p.InitAccess != nil {
+				p.iw[i].Access, p.iw[i].AccessSize = p.InitAccess[i], p.InitSize[i]
+			}
 		}
 	}
 	return p.iw

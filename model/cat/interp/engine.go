@@ -143,17 +143,28 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 	}
 	s := &search{ctx: ctx, m: m, p: p, opt: opt, res: res, ce: ce, states: map[string]axiom.State{}, flags: map[string]bool{}}
 	s.final = make([]bool, len(p.Names))
+	mark := func(name string) {
+		if p.Symbol != nil {
+			if locs, ok := p.Symbol(name); ok {
+				for _, l := range locs {
+					s.final[l] = true
+				}
+				return
+			}
+		}
+		if i, ok := p.Index[name]; ok {
+			s.final[i] = true
+		}
+	}
 	for _, o := range ce.Observed {
 		if o.Th < 0 {
-			s.final[o.Loc] = true
+			mark(o.Name)
 		}
 	}
 	if p.Test.Filter != nil {
 		axiom.EachAtom(p.Test.Filter, func(a *litmus.AtomProp) {
 			if a.Loc.Proc < 0 {
-				if i, ok := p.Index[a.Loc.Name]; ok {
-					s.final[i] = true
-				}
+				mark(a.Loc.Name)
 			}
 		})
 	}
@@ -230,6 +241,9 @@ func (s *search) execution(x *axiom.Execution) bool {
 	arenaMark := ev.mark()
 	fw := make([]int, len(s.p.Names))
 	rfe.Each(func(rf axiom.Rel) bool {
+		if s.p.RFOK != nil && !s.p.RFOK(x, rfe.Src) {
+			return true
+		}
 		clear(cand.musts)
 		s.eachFinal(x, cand, 0, fw, func() bool {
 			s.res.Candidates++
@@ -299,6 +313,9 @@ func (s *search) eachFinal(x *axiom.Execution, c *candidate, l int, fw []int, f 
 	for ; l < len(fw) && !s.final[l]; l++ {
 	}
 	if l == len(fw) {
+		if s.p.FinalOK != nil && !s.p.FinalOK(x, fw, s.final) {
+			return true
+		}
 		return f()
 	}
 	for _, w := range c.locEv[l] {
@@ -396,9 +413,8 @@ func (m *Model) bindBase(ev *evaluator, g *globals) {
 	rel("pick-data-dep", x.PickData)
 	rel("pick-ctrl-dep", x.PickCtrl)
 	rel("pick-dep", x.PickDep)
-	// Without mixed-size accesses, each memory event is its own
-	// single-copy-atomic access.
-	sm := x.Al.Ident(x.N, x.M)
-	rel("sm", sm)
-	rel("si", sm)
+	// The single-copy-atomic accesses: each memory event alone, or in a
+	// mixed-size test the granules of one access.
+	rel("sm", x.SCA)
+	rel("si", x.SCA)
 }
