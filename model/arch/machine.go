@@ -328,13 +328,13 @@ type machine struct {
 	lastW map[int]memTaint
 	first int  // index of the first event of the current instruction
 	count bool // the current instruction's branch counts towards the loop bound
-	instr  int         // number of the instruction being executed
-	pc     int
-	in     *litmus.Instr
-	loops  map[int]int // backward jumps taken, by target instruction index
-	state  any         // architecture-specific state of the path
-	size   int         // the access size of the instruction being executed, in bytes (0: unknown)
-	nacc   int         // the number of the last access (mixed-size)
+	instr int  // number of the instruction being executed
+	pc    int
+	in    *litmus.Instr
+	loops map[int]int // backward jumps taken, by target instruction index
+	state any         // architecture-specific state of the path
+	size  int         // the access size of the instruction being executed, in bytes (0: unknown)
+	nacc  int         // the number of the last access (mixed-size)
 
 	dead bool  // the path is infeasible (a read with no value, a fault)
 	cut  bool  // a loop ran past the bound
