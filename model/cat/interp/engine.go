@@ -275,12 +275,17 @@ func (s *search) execution(x *axiom.Execution) bool {
 			g.bind("rf", valueThunk(ev.relv(rf.Clone())))
 			g.bind("FW", valueThunk(ev.setv(fwSet)))
 			r.stop = false
+			r.wantWhy = sat && s.res.Why == ""
 			r.emit = func(o outcome) bool {
 				if o.failed != nil {
 					if sat {
 						s.res.Rejected[o.failed.name]++
 						if s.res.Why == "" {
-							s.res.Why = "rejected by " + o.failed.name
+							s.res.Why = o.failed.why
+							if s.res.Why == "" {
+								s.res.Why = "rejected by " + o.failed.name
+							}
+							r.wantWhy = false
 						}
 					}
 					return true

@@ -18,7 +18,7 @@ type outcome struct {
 type failure struct {
 	name string    // the check's "as" name, or its text position
 	test *cat.Test // the check
-	rel  axiom.Rel // the relation tested, for an explanation
+	why  string    // the explanation, when the runner was asked for one
 	file *loadedFile
 }
 
@@ -37,6 +37,22 @@ type runner struct {
 	// noPrune turns off the pruning of partial "with" choices (for the
 	// differential tests).
 	noPrune bool
+	// wantWhy asks a failing check for an explanation in words.
+	wantWhy bool
+}
+
+// explainTest evaluates a failed check's relation again and explains it.
+func (r *runner) explainTest(name string, t *cat.AppTest, sc *scope) (why string) {
+	defer func() {
+		if recover() != nil {
+			why = "rejected by " + name
+		}
+	}()
+	v := r.ev.eval(t.X, sc)
+	if kindOf(v) != kRel {
+		return "rejected by " + name
+	}
+	return r.explain(name, t, r.ev.asRel(v, t.X.Pos()))
 }
 
 // execCache keeps what does not depend on rf, co or the choices of
@@ -171,7 +187,11 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 		switch s.Kind {
 		case cat.Check:
 			if !ok {
-				r.reject(&failure{name: testName(&s.AppTest, fs.file), test: s, file: fs.file})
+				f := &failure{name: testName(&s.AppTest, fs.file), test: s, file: fs.file}
+				if r.wantWhy {
+					f.why = r.explainTest(f.name, &s.AppTest, r.scopeOf(e))
+				}
+				r.reject(f)
 				return fl, false
 			}
 		case cat.Flagged:
