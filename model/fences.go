@@ -47,7 +47,13 @@ type Site struct {
 
 	call  *litmus.CallExpr // C: the call weakened into repl
 	repl  litmus.CallExpr
-	instr *litmus.Instr // X86: the fence instruction replaced by a NOP
+	instr *litmus.Instr // assembly: the instruction replaced by instrRepl
+	// instrRepl replaces instr; nil means a NOP.
+	instrRepl *litmus.Instr
+	// partial marks a weakening that keeps part of the ordering (DMB SY
+	// made DMB ST): reported, but left out of the minimal set, which
+	// removes or relaxes constructs whole.
+	partial bool
 }
 
 // FenceResult is the weakened verdict of one site.
@@ -81,8 +87,12 @@ type FenceReport struct {
 
 // Sites lists the ordering constructs of a test, in source order: for C
 // the kernel's fences, acquire/release accesses and RMWs; for X86 the
-// MFENCE, LFENCE and SFENCE instructions.
+// MFENCE, LFENCE and SFENCE instructions; for AArch64, RISC-V and POWER
+// their barriers and acquire/release forms (archSites).
 func Sites(t *litmus.Test) []Site {
+	if t.Arch == litmus.ArchAArch64 || t.Arch == litmus.ArchRISCV || t.Arch == litmus.ArchPPC {
+		return archSites(t)
+	}
 	var sites []Site
 	for _, p := range t.Procs {
 		for _, in := range p.Code {
@@ -233,14 +243,21 @@ func apply(sites []Site) (undo func()) {
 	for i, s := range sites {
 		if s.instr != nil {
 			savedInstr[i] = *s.instr
-			*s.instr = litmus.Instr{InstrPos: s.instr.InstrPos, Label: s.instr.Label, Op: "NOP", EndPos: s.instr.EndPos}
+			if s.instrRepl != nil {
+				*s.instr = *s.instrRepl
+			} else {
+				*s.instr = litmus.Instr{InstrPos: s.instr.InstrPos, Label: s.instr.Label, Op: "NOP", Mnemonic: nopFor(s.instr), EndPos: s.instr.EndPos}
+			}
 			continue
 		}
 		saved[i] = *s.call
 		*s.call = s.repl
 	}
 	return func() {
-		for i, s := range sites {
+		// In reverse, so that two weakenings of one construct undo to
+		// the original.
+		for i := len(sites) - 1; i >= 0; i-- {
+			s := sites[i]
 			if s.instr != nil {
 				*s.instr = savedInstr[i]
 			} else {
@@ -294,6 +311,9 @@ func Fences(ctx context.Context, t *litmus.Test, m Model, opt Options) (*FenceRe
 	// Minimal sufficient set: weaken greedily in source order.
 	var dropped, kept []Site
 	for _, s := range sites {
+		if s.partial {
+			continue
+		}
 		r, err := run(append(append([]Site(nil), dropped...), s))
 		if err != nil {
 			return nil, err
