@@ -409,9 +409,9 @@ type Operand struct {
 	Scale int
 	Seg   string
 	// Text is the operand as written for X86 and X86_64. For AArch64,
-	// RISCV and PPC it is the canonical spelling that the printer
-	// writes, a function of the fields below: "#1", "X2,LSL #2",
-	// "[X1,W2,SXTW]", "0(x5)", "r2,r3".
+	// RISCV and PPC it is the canonical spelling, a function of the
+	// fields below: "#1", "X2,LSL #2", "[X1,W2,SXTW]", "0(x5)", "r2,r3";
+	// the printer writes it in lower case after a lower-case mnemonic.
 	Text string
 
 	// The fields below are set for AArch64, RISCV and PPC only.
