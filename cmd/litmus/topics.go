@@ -6,8 +6,10 @@ func init() {
 		Short: "the litmus test language litmus reads",
 		Long: `
 litmus reads herd7's litmus tests as they are: the kernel's C dialect (the
-tests in tools/memory-model/litmus-tests and Documentation/litmus-tests) and
-herd's X86 (Intel syntax) and X86_64 (AT&T syntax) dialects.
+tests in tools/memory-model/litmus-tests and Documentation/litmus-tests),
+herd's X86 (Intel syntax) and X86_64 (AT&T syntax) dialects, and herd's
+AArch64, RISCV and PPC assembly. The models check C, X86 and X86_64 tests;
+AArch64, RISCV and PPC tests are read and printed by 'litmus fmt' only.
 
 A C test is a header "C NAME", an optional quoted doc string, comments
 (* ... *), an init block { x=1; int *p = &x; 0:r1=2; }, processes
@@ -28,8 +30,9 @@ Beyond herd:
     "Result-PSO:", "Result-LKMM:" beside the kernel's "Result:", and
     "Invariant: Holds|Violated".
 
-docs/language.md has the grammar and the full primitive table with each
-primitive's ordering and the kernel document it comes from.
+docs/language.md has the grammar, the full primitive table with each
+primitive's ordering and the kernel document it comes from, and the
+instructions and operand forms of the AArch64, RISCV and PPC dialects.
 `,
 	})
 	register(&Command{
