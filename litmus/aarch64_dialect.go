@@ -459,9 +459,7 @@ func aarch64Slot(m *matcher, code string) bool {
 		if pc.kind != pName {
 			return false
 		}
-		list := map[string][]string{"C": aarch64Conds, "D": aarch64Barriers, "SYS": aarch64SysRegs,
-			"ICOP": aarch64ICOps, "DCOP": aarch64DCOps, "TLBIOP": aarch64TLBIOps}[code]
-		name, ok := lookupFold(list, pc.name)
+		name, ok := lookupFold(aarch64NameSlots[code], pc.name)
 		if !ok {
 			return false
 		}
@@ -498,6 +496,10 @@ func aarch64Slot(m *matcher, code string) bool {
 	}
 	return false
 }
+
+// aarch64NameSlots are the names each name slot accepts.
+var aarch64NameSlots = map[string][]string{"C": aarch64Conds, "D": aarch64Barriers, "SYS": aarch64SysRegs,
+	"ICOP": aarch64ICOps, "DCOP": aarch64DCOps, "TLBIOP": aarch64TLBIOps}
 
 // regWidth checks a register against a W, X or R slot and binds the
 // width of R slots.

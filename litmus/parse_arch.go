@@ -44,6 +44,25 @@ type dialect struct {
 	immPrefix string
 }
 
+// ArchRegister parses a register name of an AArch64, RISCV or PPC test
+// as the init block and the final section write it after "N:" ("X1",
+// "W0", "a0", "r2") and returns the register with its canonical name
+// (X1, x10, r2). It reports false for other names and architectures.
+func ArchRegister(a Arch, name string) (Register, bool) {
+	switch a {
+	case ArchAArch64:
+		return aarch64Reg(name)
+	case ArchRISCV:
+		return riscvReg(name)
+	case ArchPPC:
+		if r, ok := ppcReg(name); ok {
+			return r, true
+		}
+		return ppcCR(name)
+	}
+	return Register{}, false
+}
+
 // dialectOf returns the dialect of an assembly architecture other than
 // X86, or nil.
 func dialectOf(a Arch) *dialect {
