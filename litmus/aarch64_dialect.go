@@ -254,7 +254,7 @@ func aarch64Imm(s string) (int64, bool) {
 //
 //	Piece = Register | [ "#" ] Int | Memory | Shift [ [ "#" ] Int ] | "." Int | Name .
 //	Memory = "[" Register [ "," ( [ "#" ] Int | Register [ "," Shift [ [ "#" ] Int ] ] ) ] "]" [ "!" ] .
-func aarch64Piece(_ *parser, s string, off int) (piece, string) {
+func aarch64Piece(s string, off int) (piece, string) {
 	pc := piece{off: off, end: off + len(s), text: s}
 	switch c := s[0]; {
 	case c == '[':
@@ -267,8 +267,9 @@ func aarch64Piece(_ *parser, s string, off int) (piece, string) {
 		pc.kind, pc.imm = pImm, v
 		return pc, ""
 	case c == '.' && len(s) > 1 && !isLetter(s[1]):
-		v, ok := aarch64Imm(strings.TrimSpace(s[1:]))
-		if !ok || (s[1] != '+' && s[1] != '-' && strings.TrimSpace(s[1:])[0] != '#') {
+		rest := strings.TrimLeft(s[1:], " \t")
+		v, ok := aarch64Imm(rest)
+		if !ok || rest[0] != '+' && rest[0] != '-' && rest[0] != '#' {
 			return pc, "expected .+offset or .-offset"
 		}
 		pc.kind, pc.imm = pDot, v

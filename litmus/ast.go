@@ -94,7 +94,7 @@ type Proc struct {
 	ID      int      // the N of PN
 	Params  []*Param // C only
 	Body    *BlockStmt
-	Code    []*Instr // X86 only, in program order
+	Code    []*Instr // assembly dialects only, in program order
 	EndPos  Pos
 }
 

@@ -34,7 +34,7 @@ type dialect struct {
 	// does not read, with the reason.
 	unsupported func(mnemonic string) (string, bool)
 	// piece reads one comma-separated operand piece.
-	piece func(p *parser, text string, off int) (piece, string)
+	piece func(text string, off int) (piece, string)
 	// slot tries to match slot code against the pieces at m.i.
 	slot func(m *matcher, code string) bool
 	// describe names a slot code for "expected X" messages, as far as
@@ -151,7 +151,7 @@ func (p *parser) parseArchCell(d *dialect, c cell) []*Instr {
 				p.errorAt(a.off, "expected operand, found "+describeNext(rest, a.off-off-n))
 				return out
 			}
-			pc, msg := d.piece(p, a.text, a.off)
+			pc, msg := d.piece(a.text, a.off)
 			if msg != "" {
 				p.errorAt(a.off, msg+" in operand "+quoteCell(a.text))
 				return out
