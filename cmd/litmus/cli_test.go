@@ -190,3 +190,26 @@ func TestCheckDeadlockExpectation(t *testing.T) {
 	require.Equal(t, exitCheck, code)
 	require.Contains(t, errOut, "stuck: P0 waits forever")
 }
+
+// TestArchTestsReadNotChecked checks that AArch64, RISCV and PPC tests
+// print with fmt and that the commands that need a model say there is
+// none, with exit status 2, rather than fail any other way.
+func TestArchTestsReadNotChecked(t *testing.T) {
+	for _, f := range []string{"../../docs/examples/mp-dmb-addr.litmus",
+		"../../litmus/testdata/parse/riscv_forms.litmus", "../../litmus/testdata/parse/ppc_forms.litmus"} {
+		out, errOut, code := run(t, "fmt", f)
+		require.Equal(t, exitOK, code, errOut)
+		tmp := filepath.Join(t.TempDir(), filepath.Base(f))
+		require.NoError(t, os.WriteFile(tmp, []byte(out), 0o644))
+		again, _, code := run(t, "fmt", tmp)
+		require.Equal(t, exitOK, code)
+		require.Equal(t, out, again, "fmt is not idempotent on %s", f)
+		for _, args := range [][]string{{"check"}, {"check", "--model", "all"}, {"explain"}, {"fences"}, {"diff", f}} {
+			_, errOut, code := run(t, append(args, f)...)
+			require.Equal(t, exitUsage, code, "%v %s", args, f)
+			require.Regexp(t, `litmus: .*:1:1: no model for (AArch64|RISCV|PPC) tests yet`, errOut, "%v %s", args, f)
+			require.NotContains(t, errOut, "panic")
+			require.NotContains(t, errOut, "internal error")
+		}
+	}
+}
