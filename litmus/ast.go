@@ -422,7 +422,7 @@ type Operand struct {
 	Mem *MemRef
 	// Shift is the shift of OpdShiftedReg ("LSL", "LSR", "ASR",
 	// "ROR") or of a shifted OpdImm ("LSL", as in "MOVZ X0,#1,LSL #16"
-	// or "ADD X0,X1,#1,LSL #12"; "MSL"); the extension of
+	// or "ADD X0,X1,#1,LSL #12"); the extension of
 	// OpdExtendedReg ("UXTB", "UXTH", "UXTW", "UXTX", "SXTB", "SXTH",
 	// "SXTW", "SXTX"). Amount is its amount, 0 when not written.
 	Shift  string
@@ -459,9 +459,9 @@ type Register struct {
 	// AArch64 W registers and WZR, 64 for X registers, XZR, SP, RISCV
 	// and PPC general registers; 4 for a PPC condition register field.
 	Width int
-	// Text is the register as the printer writes it: AArch64 in upper
-	// case ("W1", "WZR", "LR"), RISCV as written ("a0", "x10"), PPC in
-	// lower case ("r1").
+	// Text is the register's canonical spelling: AArch64 in upper case
+	// ("W1", "WZR", "LR"), RISCV and PPC in lower case, RISCV ABI names
+	// kept ("a0", "x10", "r1").
 	Text string
 }
 
