@@ -254,7 +254,7 @@ func aarch64Imm(s string) (int64, bool) {
 //
 //	Piece = Register | [ "#" ] Int | Memory | Shift [ [ "#" ] Int ] | "." Int | Name .
 //	Memory = "[" Register [ "," ( [ "#" ] Int | Register [ "," Shift [ [ "#" ] Int ] ] ) ] "]" [ "!" ] .
-func aarch64Piece(_ *parser, s string, off int) (piece, string) {
+func aarch64Piece(s string, off int) (piece, string) {
 	pc := piece{off: off, end: off + len(s), text: s}
 	switch c := s[0]; {
 	case c == '[':
@@ -267,8 +267,9 @@ func aarch64Piece(_ *parser, s string, off int) (piece, string) {
 		pc.kind, pc.imm = pImm, v
 		return pc, ""
 	case c == '.' && len(s) > 1 && !isLetter(s[1]):
-		v, ok := aarch64Imm(strings.TrimSpace(s[1:]))
-		if !ok || (s[1] != '+' && s[1] != '-' && strings.TrimSpace(s[1:])[0] != '#') {
+		rest := strings.TrimLeft(s[1:], " \t")
+		v, ok := aarch64Imm(rest)
+		if !ok || rest[0] != '+' && rest[0] != '-' && rest[0] != '#' {
 			return pc, "expected .+offset or .-offset"
 		}
 		pc.kind, pc.imm = pDot, v
@@ -459,9 +460,7 @@ func aarch64Slot(m *matcher, code string) bool {
 		if pc.kind != pName {
 			return false
 		}
-		list := map[string][]string{"C": aarch64Conds, "D": aarch64Barriers, "SYS": aarch64SysRegs,
-			"ICOP": aarch64ICOps, "DCOP": aarch64DCOps, "TLBIOP": aarch64TLBIOps}[code]
-		name, ok := lookupFold(list, pc.name)
+		name, ok := lookupFold(aarch64NameSlots[code], pc.name)
 		if !ok {
 			return false
 		}
@@ -498,6 +497,10 @@ func aarch64Slot(m *matcher, code string) bool {
 	}
 	return false
 }
+
+// aarch64NameSlots are the names each name slot accepts.
+var aarch64NameSlots = map[string][]string{"C": aarch64Conds, "D": aarch64Barriers, "SYS": aarch64SysRegs,
+	"ICOP": aarch64ICOps, "DCOP": aarch64DCOps, "TLBIOP": aarch64TLBIOps}
 
 // regWidth checks a register against a W, X or R slot and binds the
 // width of R slots.

@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -135,5 +136,29 @@ func TestArchInstrs(t *testing.T) {
 			require.Equal(t, tc.want, got)
 			requireRoundTrip(t, "t.litmus", tst)
 		})
+	}
+}
+
+// TestArchRegister checks the register names of the init block and the
+// final section.
+func TestArchRegister(t *testing.T) {
+	for _, tc := range []struct {
+		arch Arch
+		name string
+		want string // Name/Width, or "" when not a register
+	}{
+		{ArchAArch64, "X1", "X1/64"}, {ArchAArch64, "w1", "X1/32"}, {ArchAArch64, "WZR", "XZR/32"},
+		{ArchAArch64, "SP", "SP/64"}, {ArchAArch64, "X31", ""}, {ArchAArch64, "X01", ""}, {ArchAArch64, "x", ""},
+		{ArchRISCV, "a0", "x10/64"}, {ArchRISCV, "x31", "x31/64"}, {ArchRISCV, "fp", "x8/64"}, {ArchRISCV, "s10", "x26/64"},
+		{ArchRISCV, "x32", ""}, {ArchRISCV, "r1", ""},
+		{ArchPPC, "r31", "r31/64"}, {ArchPPC, "R3", "r3/64"}, {ArchPPC, "cr7", "cr7/4"}, {ArchPPC, "r32", ""}, {ArchPPC, "cr8", ""},
+		{ArchX86, "EAX", ""}, {ArchC, "r0", ""},
+	} {
+		r, ok := ArchRegister(tc.arch, tc.name)
+		got := ""
+		if ok {
+			got = fmt.Sprintf("%s/%d", r.Name, r.Width)
+		}
+		require.Equal(t, tc.want, got, "%s %s", tc.arch, tc.name)
 	}
 }

@@ -94,7 +94,7 @@ type Proc struct {
 	ID      int      // the N of PN
 	Params  []*Param // C only
 	Body    *BlockStmt
-	Code    []*Instr     // X86 only, in program order
+	Code    []*Instr     // assembly dialects only, in program order
 	LISA    []*LISAInstr // LISA only, in program order
 	EndPos  Pos
 }
@@ -410,9 +410,9 @@ type Operand struct {
 	Scale int
 	Seg   string
 	// Text is the operand as written for X86 and X86_64. For AArch64,
-	// RISCV and PPC it is the canonical spelling that the printer
-	// writes, a function of the fields below: "#1", "X2,LSL #2",
-	// "[X1,W2,SXTW]", "0(x5)", "r2,r3".
+	// RISCV and PPC it is the canonical spelling, a function of the
+	// fields below: "#1", "X2,LSL #2", "[X1,W2,SXTW]", "0(x5)", "r2,r3";
+	// the printer writes it in lower case after a lower-case mnemonic.
 	Text string
 
 	// The fields below are set for AArch64, RISCV and PPC only.
@@ -423,7 +423,7 @@ type Operand struct {
 	Mem *MemRef
 	// Shift is the shift of OpdShiftedReg ("LSL", "LSR", "ASR",
 	// "ROR") or of a shifted OpdImm ("LSL", as in "MOVZ X0,#1,LSL #16"
-	// or "ADD X0,X1,#1,LSL #12"; "MSL"); the extension of
+	// or "ADD X0,X1,#1,LSL #12"); the extension of
 	// OpdExtendedReg ("UXTB", "UXTH", "UXTW", "UXTX", "SXTB", "SXTH",
 	// "SXTW", "SXTX"). Amount is its amount, 0 when not written.
 	Shift  string
@@ -460,9 +460,9 @@ type Register struct {
 	// AArch64 W registers and WZR, 64 for X registers, XZR, SP, RISCV
 	// and PPC general registers; 4 for a PPC condition register field.
 	Width int
-	// Text is the register as the printer writes it: AArch64 in upper
-	// case ("W1", "WZR", "LR"), RISCV as written ("a0", "x10"), PPC in
-	// lower case ("r1").
+	// Text is the register's canonical spelling: AArch64 in upper case
+	// ("W1", "WZR", "LR"), RISCV and PPC in lower case, RISCV ABI names
+	// kept ("a0", "x10", "r1").
 	Text string
 }
 

@@ -48,3 +48,25 @@ func BenchmarkFormatCorpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseArchCorpus parses every AArch64, RISCV and PPC test of
+// the corpus once per iteration.
+func BenchmarkParseArchCorpus(b *testing.B) {
+	var srcs [][]byte
+	for _, f := range corpusFiles(b, "arch") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, src := range srcs {
+			if _, err := Parse("bench.litmus", src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -34,7 +34,7 @@ type dialect struct {
 	// does not read, with the reason.
 	unsupported func(mnemonic string) (string, bool)
 	// piece reads one comma-separated operand piece.
-	piece func(p *parser, text string, off int) (piece, string)
+	piece func(text string, off int) (piece, string)
 	// slot tries to match slot code against the pieces at m.i.
 	slot func(m *matcher, code string) bool
 	// describe names a slot code for "expected X" messages, as far as
@@ -42,6 +42,25 @@ type dialect struct {
 	describe func(m *matcher, code string) string
 	// imm formats an immediate as the dialect writes it ("#1" or "1").
 	immPrefix string
+}
+
+// ArchRegister parses a register name of an AArch64, RISCV or PPC test
+// as the init block and the final section write it after "N:" ("X1",
+// "W0", "a0", "r2") and returns the register with its canonical name
+// (X1, x10, r2). It reports false for other names and architectures.
+func ArchRegister(a Arch, name string) (Register, bool) {
+	switch a {
+	case ArchAArch64:
+		return aarch64Reg(name)
+	case ArchRISCV:
+		return riscvReg(name)
+	case ArchPPC:
+		if r, ok := ppcReg(name); ok {
+			return r, true
+		}
+		return ppcCR(name)
+	}
+	return Register{}, false
 }
 
 // dialectOf returns the dialect of an assembly architecture other than
@@ -132,7 +151,7 @@ func (p *parser) parseArchCell(d *dialect, c cell) []*Instr {
 				p.errorAt(a.off, "expected operand, found "+describeNext(rest, a.off-off-n))
 				return out
 			}
-			pc, msg := d.piece(p, a.text, a.off)
+			pc, msg := d.piece(a.text, a.off)
 			if msg != "" {
 				p.errorAt(a.off, msg+" in operand "+quoteCell(a.text))
 				return out
@@ -422,21 +441,4 @@ func parenMem(s string, off int, reg func(string) (Register, bool)) (pc piece, m
 	}
 	pc.mem.Base = r
 	return pc, "", true
-}
-
-// ArchRegister returns the canonical name of a register of dialect a
-// ("a0" is RISCV's "x10", "W1" is AArch64's "X1"), as the parser names
-// it in Register.Name, and whether s is a register of a at all.
-func ArchRegister(a Arch, s string) (string, bool) {
-	var r Register
-	var ok bool
-	switch a {
-	case ArchAArch64:
-		r, ok = aarch64Reg(s)
-	case ArchRISCV:
-		r, ok = riscvReg(s)
-	case ArchPPC:
-		r, ok = ppcReg(s)
-	}
-	return r.Name, ok
 }

@@ -93,7 +93,7 @@ func ppcCR(s string) (Register, bool) {
 // ppcPiece reads one operand piece
 //
 //	Piece = Register | Int | Int "(" Register ")" | Name .
-func ppcPiece(_ *parser, s string, off int) (piece, string) {
+func ppcPiece(s string, off int) (piece, string) {
 	if pc, msg, ok := parenMem(s, off, ppcReg); ok {
 		if msg == "" && strings.HasPrefix(strings.TrimSpace(s), "(") {
 			return pc, "expected offset before ("

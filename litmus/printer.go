@@ -408,11 +408,19 @@ func InstrString(in *Instr) string {
 		}
 	}
 	b.WriteString(in.Op)
+	// AArch64, RISCV and PPC operands are canonical; write them in lower
+	// case after a lower-case mnemonic, "ldr w0,[x1]", all but the
+	// names that are case-sensitive (labels, locations).
+	lower := in.Mnemonic != "" && strings.ToLower(in.Op) == in.Op
 	for i, a := range in.Args {
 		if i == 0 {
 			b.WriteString(" ")
 		} else {
 			b.WriteString(",")
+		}
+		if lower && a.Kind != OpdLabel && a.Kind != OpdSym {
+			b.WriteString(strings.ToLower(a.Text))
+			continue
 		}
 		b.WriteString(a.Text)
 	}

@@ -113,7 +113,7 @@ var riscvFenceSets = strings.Fields("r w rw ir ow iorw")
 // riscvPiece reads one operand piece
 //
 //	Piece = Register | Int | [ Int ] "(" Register ")" | Name .
-func riscvPiece(_ *parser, s string, off int) (piece, string) {
+func riscvPiece(s string, off int) (piece, string) {
 	if pc, msg, ok := parenMem(s, off, riscvReg); ok {
 		return pc, msg
 	}

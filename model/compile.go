@@ -38,7 +38,7 @@ func compile(t *litmus.Test) (*program, error) {
 	case litmus.ArchLISA:
 		c.errorf(t.ArchPos, "LISA tests are checked under the Linux-kernel memory model only (--model lkmm): their annotations name its sets")
 	default:
-		c.errorf(t.ArchPos, "no model for %s tests yet: the models read C, X86 and X86_64", t.Arch)
+		c.errorf(t.ArchPos, "%s tests are checked under their architecture's model (--model %s) or a cat model (--cat)", t.Arch, strings.ToLower(string(t.Arch)))
 	}
 	if len(c.errs) == 0 {
 		c.initRegisters()

@@ -211,3 +211,22 @@ func TestCheckLISA(t *testing.T) {
 	require.NotEqual(t, exitOK, code)
 	require.Contains(t, errOut, "fences does not weaken LISA annotations")
 }
+
+// TestArchTestsFmtAndCheck checks that AArch64, RISCV and PPC tests print
+// with fmt idempotently, and that a bundled AArch64 example is checked under
+// its architecture's model by default.
+func TestArchTestsFmtAndCheck(t *testing.T) {
+	for _, f := range []string{"../../docs/examples/mp-dmb-addr.litmus",
+		"../../litmus/testdata/parse/riscv_forms.litmus", "../../litmus/testdata/parse/ppc_forms.litmus"} {
+		out, errOut, code := run(t, "fmt", f)
+		require.Equal(t, exitOK, code, errOut)
+		tmp := filepath.Join(t.TempDir(), filepath.Base(f))
+		require.NoError(t, os.WriteFile(tmp, []byte(out), 0o644))
+		again, _, code := run(t, "fmt", tmp)
+		require.Equal(t, exitOK, code)
+		require.Equal(t, out, again, "fmt is not idempotent on %s", f)
+	}
+	out, errOut, code := run(t, "check", "--time=false", "../../docs/examples/mp-dmb-addr.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Regexp(t, `Observation \S+ Never 0 \d+`, out)
+}

@@ -21,9 +21,10 @@ func init() {
 		Short:     "print litmus tests in canonical form",
 		Long: `
 Fmt parses each litmus test and prints it in canonical form: the test's own
-dialect (C, X86 or LISA), herd's layout, every (* *) comment outside the code kept
-(so the Result: expectations survive). It is also the cheapest "does it
-parse?" check: a file that does not parse is reported as
+dialect (C, X86, X86_64, AArch64, RISCV, PPC or LISA), herd's layout, every
+(* *) comment outside the code kept (so the Result: expectations survive). It
+is also the cheapest "does it parse?" check: a file that does not parse is
+reported as
 "litmus: file:line:col: message" and makes the exit status 2.
 
 Flags:

@@ -7,9 +7,11 @@ func init() {
 		Long: `
 litmus reads herd7's litmus tests as they are: the kernel's C dialect (the
 tests in tools/memory-model/litmus-tests and Documentation/litmus-tests),
-herd's X86 (Intel syntax) and X86_64 (AT&T syntax) dialects, and LISA, herd's
-annotated assembly of the older kernel tests ("r[once] r1 x", "f[mb]"),
-which only the lkmm model checks.
+herd's X86 (Intel syntax) and X86_64 (AT&T syntax) dialects, herd's AArch64,
+RISCV and PPC assembly, and LISA, herd's annotated assembly of the older
+kernel tests ("r[once] r1 x", "f[mb]"). C, X86 and X86_64 tests are checked
+under sc, tso, pso and lkmm (C); AArch64, RISCV and PPC tests under their
+architecture's model (aarch64, riscv, ppc); LISA tests under lkmm.
 
 A C test is a header "C NAME", an optional quoted doc string, comments
 (* ... *), an init block { x=1; int *p = &x; 0:r1=2; }, processes
@@ -30,8 +32,9 @@ Beyond herd:
     "Result-PSO:", "Result-LKMM:" beside the kernel's "Result:", and
     "Invariant: Holds|Violated".
 
-docs/language.md has the grammar and the full primitive table with each
-primitive's ordering and the kernel document it comes from.
+docs/language.md has the grammar, the full primitive table with each
+primitive's ordering and the kernel document it comes from, and the
+instructions and operand forms of the AArch64, RISCV and PPC dialects.
 `,
 	})
 	register(&Command{

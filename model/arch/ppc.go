@@ -25,7 +25,7 @@ func (ppc) canon(name string) string {
 	if !ok {
 		return ""
 	}
-	return r
+	return r.Name
 }
 
 // ppcPath is a path's condition register fields and reservation: herd's

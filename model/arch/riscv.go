@@ -35,7 +35,7 @@ func (riscv) canon(name string) string {
 	if !ok {
 		return ""
 	}
-	return r
+	return r.Name
 }
 
 // riscvPath is the reservation an LR leaves for the SC after it (herd's
