@@ -140,7 +140,7 @@ func (c *CondEval) Value(o ObsLoc, f Final) Val {
 			name = c.p.RegName(name)
 		}
 		v := f.Regs[o.Th][name] // a register never written reads 0
-		if c.p.Cast != nil {
+		if c.p.Cast != nil && !v.IsSymbolic() {
 			v = c.p.Cast(o.Th, name, v)
 		}
 		return v
@@ -159,7 +159,7 @@ func (c *CondEval) Value(o ObsLoc, f Final) Val {
 		}
 		v = Int(n)
 	}
-	if c.p.Cast != nil {
+	if c.p.Cast != nil && !v.IsSymbolic() {
 		return c.p.Cast(-1, o.Name, v)
 	}
 	return v
@@ -255,12 +255,20 @@ func (c *CondEval) Key(f Final, buf []byte) []byte {
 	return buf
 }
 
-// stateLess orders states as herd does: location by location, integers
-// numerically before addresses, addresses by name.
+// stateLess orders states as herd does: location by location, symbolic
+// values first, then integers numerically, then addresses by name.
 func (c *CondEval) StateLess(a, b State) bool {
 	for i := range a {
 		if a[i].Val == b[i].Val {
 			continue
+		}
+		as, aok := c.symbolic(a[i].Val)
+		bs, bok := c.symbolic(b[i].Val)
+		switch {
+		case aok && bok:
+			return as < bs
+		case aok != bok:
+			return aok
 		}
 		ai, aerr := strconv.ParseInt(a[i].Val, 10, 64)
 		bi, berr := strconv.ParseInt(b[i].Val, 10, 64)
@@ -275,4 +283,17 @@ func (c *CondEval) StateLess(a, b State) bool {
 		return a[i].Val < b[i].Val
 	}
 	return false
+}
+
+// symbolic reports whether a printed value is a symbolic value S<n> (and
+// not a location of that name), with n.
+func (c *CondEval) symbolic(s string) (int, bool) {
+	if len(s) < 2 || s[0] != 'S' {
+		return 0, false
+	}
+	if _, isLoc := c.p.Index[s]; isLoc {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s[1:])
+	return n, err == nil
 }

@@ -44,6 +44,9 @@ func (p *Program) Domains(capped bool) (dom [][]Val, converged bool, err error) 
 				for _, e := range tr.Events {
 					if e.Kind == KindW {
 						nw++
+						if e.Val.IsSymbolic() {
+							continue // a value a semantics left unchosen (lkmm's top)
+						}
 						if !next[e.Loc][e.Val] {
 							next[e.Loc][e.Val] = true
 							changed = true

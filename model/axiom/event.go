@@ -92,6 +92,11 @@ func (e *Event) IsMem() bool { return e.Kind == KindR || e.Kind == KindW }
 type Trace struct {
 	Events []Event
 	Regs   map[string]Val
+	// Flow, when not nil, says how the path's values depend on its
+	// reads, for herd's treatment of values that only a cycle of reads
+	// and writes justifies (see Execution.ThinAir). A path without it
+	// writes only values that no read can leave undetermined.
+	Flow *Flow
 
 	shape  int   // the path's structure, numbered per thread (see combiner.shapes)
 	writes Set   // (location, value) pairs it writes, numbered by the search

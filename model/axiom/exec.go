@@ -12,6 +12,11 @@ type Execution struct {
 	Thread []int
 	// Regs are the final registers of each thread's path.
 	Regs []map[string]Val
+	// Paths are the paths of the threads, and Start the index of each
+	// path's first event.
+	Paths []*Trace
+	Start []int
+	flow  *FlowExec // built by ThinAir, per combination of paths
 	// RMWOf is, for the write of an rmw pair, its read; -1 otherwise.
 	RMWOf []int
 
@@ -45,6 +50,8 @@ type Execution struct {
 func (x *Execution) rebind(paths []*Trace) {
 	k := len(x.P.Names)
 	x.Regs = x.Regs[:0]
+	copy(x.Paths, paths)
+	x.flow = nil
 	for _, t := range paths {
 		x.Regs = append(x.Regs, t.Regs)
 		for j := range t.Events {
@@ -69,7 +76,7 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 	if x == nil {
 		x = &Execution{}
 	}
-	*x = Execution{P: p, N: n, Ev: x.Ev[:0], Thread: x.Thread[:0], Regs: x.Regs[:0], RMWOf: x.RMWOf[:0], Tag: x.Tag[:0], Al: al}
+	*x = Execution{P: p, N: n, Ev: x.Ev[:0], Thread: x.Thread[:0], Regs: x.Regs[:0], Paths: x.Paths[:0], Start: x.Start[:0], RMWOf: x.RMWOf[:0], Tag: x.Tag[:0], Al: al}
 	for i := 0; i < nLoc; i++ {
 		x.Ev = append(x.Ev, &iw[i])
 		x.Thread = append(x.Thread, -1)
@@ -81,6 +88,8 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 	x.PickAddr, x.PickData, x.PickCtrl, x.PickDep = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
 	for ti, t := range paths {
 		x.Regs = append(x.Regs, t.Regs)
+		x.Paths = append(x.Paths, t)
+		x.Start = append(x.Start, len(x.Ev))
 		base := len(x.Ev)
 		for j := range t.Events {
 			e := &t.Events[j]

@@ -16,9 +16,11 @@ import "strconv"
 
 // Val is a value of a litmus program: an integer, or the address of a
 // shared location (herd's symbolic addresses: "0:X1=x" or "int *y = &x"
-// make a register or a location hold the address of x).
+// make a register or a location hold the address of x), or, in a final
+// state only, herd's symbolic value S<n> of a cycle of copies (see
+// Execution.ThinAir).
 type Val struct {
-	Sym int32 // 0 for an integer, else 1 + the index of the location addressed
+	Sym int32 // 0 for an integer, 1 + the index of the location addressed, or -n for S<n>
 	N   int64 // the integer, or the byte offset from the location's address
 }
 
@@ -29,7 +31,10 @@ func Int(n int64) Val { return Val{N: n} }
 func Addr(loc int) Val { return Val{Sym: int32(loc + 1)} }
 
 // IsAddr reports whether v is the address of a location.
-func (v Val) IsAddr() bool { return v.Sym != 0 }
+func (v Val) IsAddr() bool { return v.Sym > 0 }
+
+// IsSymbolic reports whether v is a symbolic value S<n>.
+func (v Val) IsSymbolic() bool { return v.Sym < 0 }
 
 // Loc returns the location v addresses.
 func (v Val) Loc() int { return int(v.Sym) - 1 }
@@ -40,6 +45,9 @@ func (v Val) Truth() bool { return v.Sym != 0 || v.N != 0 }
 // Format prints v as herd does: an integer in decimal, an address as the
 // name of its location (with "+offset" when it has one).
 func (v Val) Format(names []string) string {
+	if v.IsSymbolic() {
+		return "S" + strconv.Itoa(int(-v.Sym))
+	}
 	if v.IsAddr() {
 		if v.N != 0 {
 			return names[v.Loc()] + "+" + strconv.FormatInt(v.N, 10)
@@ -49,9 +57,13 @@ func (v Val) Format(names []string) string {
 	return strconv.FormatInt(v.N, 10)
 }
 
-// Less orders values: integers before addresses, integers numerically,
+// Less orders values: symbolic values first (as herd orders its
+// variables), then integers, then addresses; integers numerically,
 // addresses by location then offset.
 func (v Val) Less(w Val) bool {
+	if v.IsSymbolic() && w.IsSymbolic() {
+		return v.Sym > w.Sym
+	}
 	if v.Sym != w.Sym {
 		return v.Sym < w.Sym
 	}

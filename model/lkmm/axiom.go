@@ -105,6 +105,7 @@ func (c *cThread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 	}
 	out := make([]axiom.Trace, len(trs))
 	for i, tr := range trs {
+		out[i].Flow = tr.flow
 		out[i].Events = make([]axiom.Event, len(tr.events))
 		for j := range tr.events {
 			out[i].Events[j] = toAxiom(&tr.events[j], j, tr.events)

@@ -51,27 +51,36 @@ var (
 	locked   = intVal(1)
 )
 
+// call runs a primitive and returns its value and the reads it depends
+// on; in.nd is then its vflow.
 func (in *interp) call(c *litmus.CallExpr) (Val, taint) {
+	v, t, f := in.call1(c)
+	in.nd = f
+	return v, t
+}
+
+func (in *interp) call1(c *litmus.CallExpr) (Val, taint, vflow) {
 	pr, ok := litmus.Lookup(c.Fun.Name)
 	if !ok {
 		in.fail(c.Pos(), "unknown primitive %s", c.Fun.Name)
-		return Val{}, nil
+		return Val{}, nil, 0
 	}
 	if len(c.Args) != len(pr.Args) {
 		in.fail(c.Pos(), "%s takes %d arguments, found %d", pr.Name, len(pr.Args), len(c.Args))
-		return Val{}, nil
+		return Val{}, nil, 0
 	}
 	// Evaluate the operands left to right.
 	loc := -1
 	var addr taint
 	vals := make([]Val, len(c.Args))
 	taints := make([]taint, len(c.Args))
+	flows := make([]vflow, len(c.Args))
 	for i, a := range pr.Args {
 		switch a {
 		case litmus.ArgPtr:
 			l, t, ok := in.pointer(c.Args[i])
 			if !ok {
-				return Val{}, nil
+				return Val{}, nil, 0
 			}
 			if i == pr.Loc {
 				loc, addr = l, t
@@ -80,7 +89,7 @@ func (in *interp) call(c *litmus.CallExpr) (Val, taint) {
 		case litmus.ArgLval:
 			l, t, ok := in.lvalue(c.Args[i])
 			if !ok {
-				return Val{}, nil
+				return Val{}, nil, 0
 			}
 			if i == pr.Loc {
 				loc, addr = l, t
@@ -88,42 +97,47 @@ func (in *interp) call(c *litmus.CallExpr) (Val, taint) {
 			vals[i] = addrVal(l)
 		case litmus.ArgVal:
 			vals[i], taints[i] = in.expr(c.Args[i])
+			flows[i] = in.nd
 		case litmus.ArgBit:
 			v, t := in.expr(c.Args[i])
-			if v.isAddr() {
+			if in.nd != 0 {
+				in.needs(t, in.nd)
+				flows[i] = vfOp
+			}
+			if v.isAddr() || v.isTop() {
 				in.dead = true
-				return Val{}, nil
+				return Val{}, nil, 0
 			}
 			if v.N < 0 || v.N > 62 {
 				in.fail(c.Args[i].Pos(), "bit number %d out of range 0..62", v.N)
-				return Val{}, nil
+				return Val{}, nil, 0
 			}
 			vals[i], taints[i] = intVal(1<<uint(v.N)), t
 		}
 		if in.stopped() {
-			return Val{}, nil
+			return Val{}, nil, 0
 		}
 	}
 	// operand returns the k-th value operand and its dependencies: the
 	// ArgVal and ArgBit arguments, then the row's implicit operands.
-	operand := func(k int) (Val, taint) {
+	operand := func(k int) (Val, taint, vflow) {
 		for i, a := range pr.Args {
 			if a == litmus.ArgVal || a == litmus.ArgBit {
 				if k == 0 {
-					return vals[i], taints[i]
+					return vals[i], taints[i], flows[i]
 				}
 				k--
 			}
 		}
 		if k < len(pr.Imm) {
-			return intVal(pr.Imm[k]), nil
+			return intVal(pr.Imm[k]), nil, 0
 		}
-		return intVal(1), nil // inc, dec
+		return intVal(1), nil, 0 // inc, dec
 	}
 	pos := c.Pos()
 	switch pr.Kind {
 	case litmus.KNop:
-		return intVal(0), nil
+		return intVal(0), nil, 0
 	case litmus.KFence:
 		f := fenceNames[pr.Fence]
 		t := tag(0)
@@ -131,117 +145,173 @@ func (in *interp) call(c *litmus.CallExpr) (Val, taint) {
 			t = tMb
 		}
 		in.emit(event{kind: evF, rmwR: -1, loc: -1, fence: f, tags: t, pos: pos, prim: pr.Name})
-		return intVal(0), nil
+		return intVal(0), nil, 0
 	case litmus.KLoad:
 		v, i := in.read(loc, orderTags(pr.Order), addr, pos, pr.Name)
 		if i < 0 {
-			return Val{}, nil
+			return Val{}, nil, 0
 		}
 		if pr.Ret == litmus.RetBit {
-			bit, _ := operand(0)
-			return boolVal(v.N&bit.N != 0), taint{i}
+			in.newVar()
+			bit, bt, bf := operand(0)
+			in.needs(taint{i}, copyOf(i))
+			in.needs(bt, bf)
+			if v.isTop() || v.isAddr() {
+				return top, taint{i}, vfOp
+			}
+			return boolVal(v.N&bit.N != 0), taint{i}, vfOp
 		}
-		return v, taint{i}
+		return v, taint{i}, copyOf(i)
 	case litmus.KStore:
-		v, t := operand(0)
-		in.emit(event{kind: evW, rmwR: -1, loc: loc, val: v, tags: orderTags(pr.Order), addr: addr, data: t, pos: pos, prim: pr.Name})
+		v, t, f := operand(0)
+		in.emit(event{kind: evW, rmwR: -1, loc: loc, val: v, tags: orderTags(pr.Order), addr: addr, data: t, vf: f, pos: pos, prim: pr.Name})
 		if pr.Fence != "" {
 			in.emit(event{kind: evF, rmwR: -1, loc: -1, fence: fenceNames[pr.Fence], tags: tMb, pos: pos, prim: pr.Name})
 		}
-		return intVal(0), nil
+		return intVal(0), nil, 0
 	case litmus.KRMW:
 		return in.rmw(pr, loc, addr, operand, pos)
 	case litmus.KLock:
 		r := in.emit(event{kind: evR, rmwR: -1, loc: loc, val: unlocked, tags: tLKR, addr: addr, pos: pos, prim: pr.Name})
 		in.emit(event{kind: evW, rmwR: r, loc: loc, val: locked, tags: tLKW, addr: addr, pos: pos, prim: pr.Name})
-		return intVal(0), nil
+		return intVal(0), nil, 0
 	case litmus.KUnlock:
 		in.emit(event{kind: evW, rmwR: -1, loc: loc, val: unlocked, tags: tUL, addr: addr, pos: pos, prim: pr.Name})
-		return intVal(0), nil
+		return intVal(0), nil, 0
 	case litmus.KTryLock:
 		if in.choose(2) == 0 {
 			r := in.emit(event{kind: evR, rmwR: -1, loc: loc, val: unlocked, tags: tLKR, addr: addr, pos: pos, prim: pr.Name})
 			in.emit(event{kind: evW, rmwR: r, loc: loc, val: locked, tags: tLKW, addr: addr, pos: pos, prim: pr.Name})
-			return intVal(1), taint{r}
+			return intVal(1), taint{r}, 0
 		}
 		r := in.emit(event{kind: evR, rmwR: -1, loc: loc, val: locked, tags: tLF, addr: addr, pos: pos, prim: pr.Name})
-		return intVal(0), taint{r}
+		return intVal(0), taint{r}, 0
 	case litmus.KIsLocked:
 		if in.choose(2) == 0 {
 			r := in.emit(event{kind: evR, rmwR: -1, loc: loc, val: locked, tags: tRL, addr: addr, pos: pos, prim: pr.Name})
-			return intVal(1), taint{r}
+			return intVal(1), taint{r}, 0
 		}
 		r := in.emit(event{kind: evR, rmwR: -1, loc: loc, val: unlocked, tags: tRU, addr: addr, pos: pos, prim: pr.Name})
-		return intVal(0), taint{r}
+		return intVal(0), taint{r}, 0
 	case litmus.KSRCULock:
+		// herd's srcu_read_lock returns a constant of its own, not a
+		// value read from memory (CSem's ExpSRCU).
 		v, i := in.read(loc, tSrcuLock, addr, pos, pr.Name)
 		if i < 0 {
-			return Val{}, nil
+			return Val{}, nil, 0
 		}
-		return v, taint{i}
+		return v, taint{i}, 0
 	case litmus.KSRCUUnlock:
-		v, t := operand(0)
+		v, t, _ := operand(0)
 		in.emit(event{kind: evW, rmwR: -1, loc: loc, val: v, tags: tSrcuUnlock, addr: addr, data: t, pos: pos, prim: pr.Name})
-		return intVal(0), nil
+		return intVal(0), nil, 0
 	case litmus.KSyncSRCU:
 		in.emit(event{kind: evSync, rmwR: -1, loc: loc, addr: addr, pos: pos, prim: pr.Name})
-		return intVal(0), nil
+		return intVal(0), nil, 0
 	}
 	in.fail(pos, "primitive %s is not supported by the LKMM engine", pr.Name)
-	return Val{}, nil
+	return Val{}, nil, 0
 }
 
 // rmw emits a read-modify-write: R*, then W* unless it fails.
-func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(int) (Val, taint), pos litmus.Pos) (Val, taint) {
-	v, vt := operand(0)
+func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(int) (Val, taint, vflow), pos litmus.Pos) (Val, taint, vflow) {
+	v, vt, vf := operand(0)
 	if pr.NonAtomic {
 		// __set_bit and friends: a plain read, then a plain write of a
 		// value computed from it.
 		old, r := in.read(loc, 0, addr, pos, pr.Name)
 		if r < 0 {
-			return Val{}, nil
+			return Val{}, nil, 0
 		}
-		nv := rmwApply(pr.Op, old, v)
-		in.emit(event{kind: evW, rmwR: -1, loc: loc, val: nv, addr: addr, data: vt.merge(taint{r}), pos: pos, prim: pr.Name})
-		return intVal(0), nil
+		nv := top
+		if !old.isTop() && !v.isTop() {
+			nv = rmwApply(pr.Op, old, v)
+		}
+		in.needs(taint{r}, copyOf(r))
+		in.needs(vt, vf)
+		in.emit(event{kind: evW, rmwR: -1, loc: loc, val: nv, addr: addr, data: vt.merge(taint{r}), vf: vfOp, pos: pos, prim: pr.Name})
+		return intVal(0), nil, 0
 	}
-	d := in.dom[loc]
-	c := in.choose(len(d))
-	if c < 0 {
-		return Val{}, nil
+	old, ok := in.pick(loc)
+	if !ok {
+		return Val{}, nil, 0
 	}
-	old := d[c]
+	r := len(in.events) // the index of the read, emitted below
+	// The value the RMW writes, with its vflow, and whether it writes.
 	writes := true
 	var nv Val
+	var nf vflow
 	switch pr.Op {
 	case litmus.RMWCmpxchg:
-		nv2, nt := operand(1)
-		writes = old == v
-		nv, vt = nv2, nt
+		nv2, nt, f := operand(1)
+		if old.isTop() || v.isTop() {
+			writes = in.choose(2) == 0
+		} else {
+			writes = old == v
+		}
+		if writes && vf == 0 {
+			// herd's cmpxchg that succeeds equates the value read with
+			// the expected one: a constant determines it.
+			in.fixed = append(in.fixed, r)
+		} else {
+			in.needs(taint{r}, copyOf(r))
+			in.needs(vt, vf)
+		}
+		nv, vt, nf = nv2, nt, f
 	case litmus.RMWAddUnless:
-		u, ut := operand(1)
-		writes = old != u
-		if !old.isAddr() && !v.isAddr() {
+		u, ut, uf := operand(1)
+		if old.isTop() || u.isTop() {
+			writes = in.choose(2) == 0
+		} else {
+			writes = old != u
+		}
+		if !writes && uf == 0 {
+			in.fixed = append(in.fixed, r) // herd's add_unless_no: old = u
+		} else {
+			in.needs(taint{r}, copyOf(r))
+			in.needs(ut, uf)
+		}
+		in.needs(vt, vf)
+		switch {
+		case old.isTop() || v.isTop():
+			nv = top
+		case !old.isAddr() && !v.isAddr():
 			nv = intVal(old.N + v.N)
 		}
+		nf = vfOp
 		vt = vt.merge(ut)
+	case litmus.RMWXchg:
+		nv, nf = v, vf
 	default:
-		if (old.isAddr() || v.isAddr()) && pr.Op != litmus.RMWXchg {
+		if (old.isAddr() || v.isAddr()) && !old.isTop() && !v.isTop() {
 			in.dead = true // arithmetic on an address, as in binop
-			return Val{}, nil
+			return Val{}, nil, 0
 		}
-		nv = rmwApply(pr.Op, old, v)
+		nv = top
+		if !old.isTop() && !v.isTop() {
+			nv = rmwApply(pr.Op, old, v)
+		}
+		in.needs(taint{r}, copyOf(r))
+		in.needs(vt, vf)
+		nf = vfOp
 	}
 	success := true
 	switch pr.Success {
 	case litmus.SuccCmpEqual, litmus.SuccNotEqual:
 		success = writes
-	case litmus.SuccNewZero:
-		success = nv.N == 0 && !nv.isAddr()
-	case litmus.SuccOldBitClear:
-		success = old.N&v.N == 0
-	case litmus.SuccOldBitSet:
-		success = old.N&v.N != 0
+	case litmus.SuccNewZero, litmus.SuccOldBitClear, litmus.SuccOldBitSet:
+		// A success that depends on the value: an equation on it.
+		in.needs(taint{r}, copyOf(r))
+		switch {
+		case nv.isTop() || old.isTop():
+			success = in.choose(2) == 0
+		case pr.Success == litmus.SuccNewZero:
+			success = nv.N == 0 && !nv.isAddr()
+		case pr.Success == litmus.SuccOldBitClear:
+			success = old.N&v.N == 0
+		default:
+			success = old.N&v.N != 0
+		}
 	}
 	var tags tag
 	switch {
@@ -252,7 +322,11 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 	default:
 		tags = orderTags(pr.FailOrder)
 	}
-	r := in.emit(event{kind: evR, rmwR: -1, loc: loc, val: old, tags: tags | tRMW, addr: addr, pos: pos, prim: pr.Name})
+	in.emit(event{kind: evR, rmwR: -1, loc: loc, val: old, tags: tags | tRMW, addr: addr, pos: pos, prim: pr.Name})
+	in.noteVar(r, in.newVar())
+	if pr.Op != litmus.RMWXchg && pr.Op != litmus.RMWCmpxchg {
+		in.newVar() // the operation's result
+	}
 	if writes {
 		// The value an arithmetic RMW writes is computed from the
 		// value it reads: herd's atomic_op and add_unless give the
@@ -262,24 +336,31 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 		if pr.Op != litmus.RMWXchg && pr.Op != litmus.RMWCmpxchg {
 			data = data.merge(taint{r})
 		}
-		in.emit(event{kind: evW, rmwR: r, loc: loc, val: nv, tags: tags | tRMW, addr: addr, data: data, pos: pos, prim: pr.Name})
+		in.emit(event{kind: evW, rmwR: r, loc: loc, val: nv, tags: tags | tRMW, addr: addr, data: data, vf: nf, pos: pos, prim: pr.Name})
 	}
 	rt := taint{r}
+	bad := nv.isTop() || old.isTop() || v.isTop()
 	switch pr.Ret {
 	case litmus.RetOld:
-		return old, rt
+		return old, rt, copyOf(r)
 	case litmus.RetNew:
-		return nv, rt
-	case litmus.RetNewIsZero:
-		return boolVal(nv.N == 0 && !nv.isAddr()), rt
-	case litmus.RetNewIsNeg:
-		return boolVal(nv.N < 0), rt
-	case litmus.RetOldBit:
-		return boolVal(old.N&v.N != 0), rt
+		return nv, rt, nf
+	case litmus.RetNewIsZero, litmus.RetNewIsNeg, litmus.RetOldBit:
+		in.needs(rt, copyOf(r))
+		if bad {
+			return top, rt, vfOp
+		}
+		switch pr.Ret {
+		case litmus.RetNewIsZero:
+			return boolVal(nv.N == 0 && !nv.isAddr()), rt, vfOp
+		case litmus.RetNewIsNeg:
+			return boolVal(nv.N < 0), rt, vfOp
+		}
+		return boolVal(old.N&v.N != 0), rt, vfOp
 	case litmus.RetSuccess:
-		return boolVal(writes), rt
+		return boolVal(writes), rt, 0
 	}
-	return intVal(0), nil
+	return intVal(0), nil, 0
 }
 
 func rmwApply(op litmus.RMWOp, old, v Val) Val {

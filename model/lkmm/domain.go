@@ -50,6 +50,9 @@ func (p *program) domains(opt Options, capped bool) (dom [][]Val, converged bool
 				for _, e := range tr.events {
 					if e.kind == evW {
 						nw++
+						if e.val.isTop() {
+							continue
+						}
 						if !next[e.loc][e.val] {
 							next[e.loc][e.val] = true
 							changed = true

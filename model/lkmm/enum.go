@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+
+	"github.com/litmus-dev/litmus/model/axiom"
 )
 
 // search holds the state of one run of the enumeration.
@@ -19,11 +21,17 @@ type search struct {
 	keyBuf   []byte
 	finalLoc []bool
 
-	steps   int   // trace choices made, to poll the context now and then
-	nVals   int   // number of (location, value) pairs of the domains
-	acc     []Set // acc[i]: pairs written by the traces chosen for threads < i
-	future  []Set // future[i]: pairs some trace of a thread >= i writes
-	states  map[string]State
+	steps  int   // trace choices made, to poll the context now and then
+	nVals  int   // number of (location, value) pairs of the domains
+	acc    []Set // acc[i]: pairs written by the traces chosen for threads < i
+	future []Set // future[i]: pairs some trace of a thread >= i writes
+	states map[string]State
+	// dom are the value domains of the run, as package axiom's values;
+	// flow and src are the current execution's FlowExec and rf sources,
+	// for herd's value equations (axiom.FlowExec.ThinAir).
+	dom     [][]axiom.Val
+	flow    *axiom.FlowExec
+	src     []int
 	flags   map[string]bool
 	why     string
 	stopErr error
@@ -87,6 +95,12 @@ func (p *program) run(ctx context.Context, opt Options, dom [][]Val) (*Result, e
 		}
 	}
 	s.indexValues(dom, all)
+	s.dom = make([][]axiom.Val, len(dom))
+	for l, d := range dom {
+		for _, v := range d {
+			s.dom[l] = append(s.dom[l], axiom.Val{Sym: v.Sym, N: v.N})
+		}
+	}
 	pick := make([]*trace, len(all))
 	s.acc = make([]Set, len(all)+1)
 	for i := range s.acc {
@@ -161,6 +175,8 @@ func (s *search) execute(pick []*trace) {
 	if st == nil {
 		return
 	}
+	s.src = st.src
+	s.flow = flowExec(x, pick)
 	// Candidate writes for each read.
 	for r, e := range x.ev {
 		if e.kind != evR {
@@ -210,9 +226,13 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 			return
 		}
 	}
+	keep, sym := s.flow.ThinAir(s.src, s.dom)
+	if !keep {
+		return
+	}
 	x.al.reset(x.rfMark)
 	x.setRfCo(rf, orders)
-	fin := finalState(x, orders)
+	fin := finalState(x, orders, symOf(s.flow, sym))
 	if s.cond.filter != nil && !s.cond.holds(s.cond.filter, fin) {
 		return
 	}
@@ -240,6 +260,40 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	if _, seen := s.states[string(s.keyBuf)]; !seen {
 		s.states[string(s.keyBuf)] = s.cond.observe(fin)
 	}
+}
+
+// flowExec returns the axiom.FlowExec of x, made of traces.
+func flowExec(x *execution, traces []*trace) *axiom.FlowExec {
+	f := &axiom.FlowExec{Kind: make([]axiom.Kind, x.n), Thread: x.thread, Loc: make([]int, x.n), Val: make([]axiom.Val, x.n)}
+	for e, ev := range x.ev {
+		switch ev.kind {
+		case evR:
+			f.Kind[e] = axiom.KindR
+		case evW:
+			f.Kind[e] = axiom.KindW
+		default:
+			f.Kind[e] = axiom.KindF
+		}
+		f.Loc[e], f.Val[e] = ev.loc, axiom.Val{Sym: ev.val.Sym, N: ev.val.N}
+	}
+	k := x.nLoc
+	for _, t := range traces {
+		f.Flows = append(f.Flows, t.flow)
+		f.Start = append(f.Start, k)
+		k += len(t.events)
+	}
+	return f
+}
+
+// symbolic is what finalState needs of ThinAir's answer: the symbolic
+// value of each event that has one, and the threads' flows.
+type symbolic struct {
+	vals  map[int]axiom.Val
+	flows *axiom.FlowExec
+}
+
+func symOf(f *axiom.FlowExec, sym map[int]axiom.Val) symbolic {
+	return symbolic{vals: sym, flows: f}
 }
 
 // setRfCo sets x.rf and x.co from the rf of the plain reads and the co

@@ -17,7 +17,17 @@ func intVal(n int64) Val  { return Val{N: n} }
 func addrVal(loc int) Val { return Val{Sym: int32(loc + 1)} }
 
 // isAddr reports whether v is the address of a location.
-func (v Val) isAddr() bool { return v.Sym != 0 }
+func (v Val) isAddr() bool { return v.Sym > 0 }
+
+// top is the value of a read whose value is not chosen: the value domains
+// run each thread with reads that return top as well as their domain's
+// values, so that a branch on such a read takes both ways and a value
+// written only on the way that no domain value leads to is found (see
+// domains). Any operation on top gives top; no write of top enters a
+// domain.
+var top = Val{Sym: -1 << 31}
+
+func (v Val) isTop() bool { return v.Sym == -1<<31 }
 
 // loc returns the location v addresses.
 func (v Val) loc() int { return int(v.Sym) - 1 }
@@ -27,6 +37,9 @@ func (v Val) truth() bool { return v.Sym != 0 || v.N != 0 }
 // format prints v as herd does: an integer in decimal, an address as the
 // name of its location.
 func (v Val) format(names []string) string {
+	if v.Sym < 0 && !v.isTop() {
+		return "S" + strconv.Itoa(int(-v.Sym)) // herd's symbolic value (axiom.Symbolic)
+	}
 	if v.isAddr() {
 		return names[v.loc()]
 	}
@@ -118,8 +131,27 @@ type event struct {
 	addr   []int // reads (same numbering) this access's address depends on
 	data   []int // reads the written value depends on
 	ctrl   []int // reads a branch before this event depends on
+	vf     vflow // for a write: how its value depends on reads (see vflow)
 	pos    litmus.Pos
 	prim   string // the primitive or construct that made it, for witnesses
+}
+
+// vflow says how a value depends on the reads of memory of its path, in
+// herd's terms (see axiom.Flow): 0 when it depends on none (a constant,
+// or a register holding one), k > 0 when it is the value of read k-1
+// unchanged, flowOp when an operation computed it from reads.
+type vflow int32
+
+const vfOp vflow = -1
+
+func copyOf(r int) vflow { return vflow(r + 1) }
+
+// read returns the read a copy is of, or -1.
+func (f vflow) read() int {
+	if f > 0 {
+		return int(f) - 1
+	}
+	return -1
 }
 
 // taint is a sorted set of read indices a value depends on.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
 )
 
 // This file runs one thread's C code and records its events. The code runs
@@ -18,6 +19,7 @@ import (
 type trace struct {
 	events []event
 	regs   map[string]Val // final values of the thread's registers
+	flow   *axiom.Flow    // how its values depend on its reads
 
 	writes Set   // (location, value) pairs it writes, numbered by the search
 	needs  []int // pairs its reads need from a write other than the initial one
@@ -30,6 +32,7 @@ const maxPaths = 1 << 20
 type regVal struct {
 	v Val
 	t taint
+	f vflow
 }
 
 type flow uint8
@@ -58,6 +61,20 @@ type interp struct {
 	dead bool  // a read had no possible value
 	cut  bool  // a loop ran past the bound
 	err  error // the code is not supported
+
+	// partial: the walk is for the value domains, and reads may return
+	// top.
+	partial bool
+	// nd is the vflow of the value the last expr returned.
+	nd vflow
+	// need and fixed are the path's axiom.Flow Need and Fixed.
+	need  taint
+	fixed []int
+	// herd's variables (symvar.go): varBase are those of the threads
+	// before, nvar those of the path so far, varMax the largest of each
+	// read's value.
+	varBase, nvar int32
+	varMax        map[int]int32
 }
 
 // paths returns every trace of th given the value domains, and reports
@@ -79,7 +96,10 @@ func prefixes(p *program, th *thread, dom [][]Val, loopBound int) ([]trace, erro
 }
 
 func walk(p *program, th *thread, dom [][]Val, loopBound int, partial bool) ([]trace, bool, error) {
-	in := &interp{p: p, th: th, dom: dom, loopBound: loopBound}
+	in := &interp{p: p, th: th, dom: dom, loopBound: loopBound, partial: partial}
+	if !partial {
+		in.varBase = p.varBase(th, loopBound)
+	}
 	var out []trace
 	cut := false
 	for {
@@ -100,7 +120,7 @@ func walk(p *program, th *thread, dom [][]Val, loopBound int, partial bool) ([]t
 			for k, r := range in.regs {
 				regs[k] = r.v
 			}
-			out = append(out, trace{events: in.events, regs: regs})
+			out = append(out, trace{events: in.events, regs: regs, flow: in.flow()})
 			if len(out) > maxPaths {
 				return nil, false, &errLimit{fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
 			}
@@ -129,6 +149,8 @@ func (in *interp) run() {
 	}
 	in.ctrl = nil
 	in.dead, in.cut = false, false
+	in.need, in.fixed = nil, nil
+	in.nvar, in.varMax = 0, nil
 	if in.p.test.Arch == litmus.ArchLISA {
 		in.lisaRun()
 		return
@@ -191,7 +213,7 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		// reads as 0 anyway.
 		if s.Init != nil {
 			v, t := in.expr(s.Init)
-			in.regs[s.Name.Name] = &regVal{v: v, t: t}
+			in.regs[s.Name.Name] = &regVal{v: v, t: t, f: in.nd}
 		} else if _, ok := in.regs[s.Name.Name]; !ok {
 			in.regs[s.Name.Name] = &regVal{v: intVal(0)}
 		}
@@ -204,6 +226,10 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		if in.stopped() {
 			return flowStop
 		}
+		if in.condAllocs(s.Cond) {
+			in.newVar()
+		}
+		c = in.branch(c, t)
 		// The events of the branches depend on the condition; those
 		// after the if statement do not (the LKMM's control
 		// dependencies end with the statement, explanation.txt).
@@ -212,8 +238,12 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		f := flowNormal
 		if c.truth() {
 			f = in.stmt(s.Then)
-		} else if s.Else != nil {
-			f = in.stmt(s.Else)
+			in.nvar += in.countStmt(s.Else)
+		} else {
+			in.nvar += in.countStmt(s.Then)
+			if s.Else != nil {
+				f = in.stmt(s.Else)
+			}
 		}
 		in.ctrl = saved
 		return f
@@ -256,8 +286,16 @@ func (in *interp) loop(init litmus.Stmt, cond litmus.Expr, post litmus.Stmt, bod
 			if in.stopped() {
 				return flowStop
 			}
+			if in.condAllocs(cond) {
+				in.newVar()
+			}
+			c = in.branch(c, t)
 			in.ctrl = in.ctrl.merge(t)
 			if !c.truth() {
+				// herd built the body and the rest of the loop too.
+				if iter < in.loopBound {
+					in.nvar += in.countStmt(body) + in.countStmt(post) + in.countLoop(cond, body, post, iter+1)
+				}
 				return flowNormal
 			}
 		}
@@ -284,6 +322,7 @@ var assignOps = map[string]string{"+=": "+", "-=": "-", "&=": "&", "|=": "|", "^
 func (in *interp) assign(s *litmus.AssignStmt) {
 	var v Val
 	var t taint
+	var f vflow
 	if s.Op != "=" {
 		op, ok := assignOps[s.Op]
 		if !ok {
@@ -291,31 +330,50 @@ func (in *interp) assign(s *litmus.AssignStmt) {
 			return
 		}
 		old, ot := in.expr(s.LHS)
+		of := in.nd
 		var rhs Val
 		var rt taint
+		var rf vflow
 		if s.RHS != nil {
 			rhs, rt = in.expr(s.RHS)
+			rf = in.nd
 		} else {
 			rhs = intVal(1)
 		}
 		v = in.binop(s.OpPos, op, old, rhs)
 		t = ot.merge(rt)
+		f = in.opFlow(op, old, ot, of, rhs, rt, rf)
+		in.newVar()
 	} else {
+		if u, ok := unparen(s.LHS).(*litmus.UnaryExpr); ok && u.Op == "*" {
+			// herd builds a store's location before its value.
+			loc, at, ok := in.pointer(u.X)
+			if !ok {
+				return
+			}
+			v, t = in.expr(s.RHS)
+			if in.stopped() {
+				return
+			}
+			in.emit(event{kind: evW, rmwR: -1, loc: loc, val: v, addr: at, data: t, vf: in.nd, pos: s.Pos(), prim: "plain write"})
+			return
+		}
 		v, t = in.expr(s.RHS)
+		f = in.nd
 	}
 	if in.stopped() {
 		return
 	}
 	switch l := unparen(s.LHS).(type) {
 	case *litmus.Ident:
-		in.regs[l.Name] = &regVal{v: v, t: t}
+		in.regs[l.Name] = &regVal{v: v, t: t, f: f}
 	case *litmus.UnaryExpr:
 		if l.Op == "*" {
 			loc, at, ok := in.pointer(l.X)
 			if !ok {
 				return
 			}
-			in.emit(event{kind: evW, rmwR: -1, loc: loc, val: v, addr: at, data: t, pos: s.Pos(), prim: "plain write"})
+			in.emit(event{kind: evW, rmwR: -1, loc: loc, val: v, addr: at, data: t, vf: f, pos: s.Pos(), prim: "plain write"})
 			return
 		}
 		in.fail(s.Pos(), "cannot assign to this expression")
@@ -344,8 +402,10 @@ func (in *interp) pointer(e litmus.Expr) (int, taint, bool) {
 	if in.stopped() {
 		return 0, nil, false
 	}
+	in.needs(t, in.nd) // herd's location of the access is this value
 	if !v.isAddr() {
-		// herd's executions where a pointer holds an integer fault; the
+		// herd's executions where a pointer holds an integer (or top,
+		// in the walk for the domains) fault; the
 		// path is infeasible rather than an error.
 		in.dead = true
 		return 0, nil, false
@@ -374,97 +434,242 @@ func (in *interp) lvalue(e litmus.Expr) (int, taint, bool) {
 
 // read emits a read of loc and picks its value.
 func (in *interp) read(loc int, tags tag, addr taint, pos litmus.Pos, prim string) (Val, int) {
-	d := in.dom[loc]
-	c := in.choose(len(d))
-	if c < 0 {
+	v, ok := in.pick(loc)
+	if !ok {
 		return Val{}, -1
 	}
-	i := in.emit(event{kind: evR, rmwR: -1, loc: loc, tags: tags, val: d[c], addr: addr, pos: pos, prim: prim})
-	return d[c], i
+	i := in.emit(event{kind: evR, rmwR: -1, loc: loc, tags: tags, val: v, addr: addr, pos: pos, prim: prim})
+	in.noteVar(i, in.newVar())
+	return v, i
 }
 
+// pick chooses the value of a read of loc: one of its domain, or top
+// when the walk is for the domains.
+func (in *interp) pick(loc int) (Val, bool) {
+	d := in.dom[loc]
+	n := len(d)
+	if in.partial {
+		n++
+	}
+	c := in.choose(n)
+	if c < 0 {
+		return Val{}, false
+	}
+	if c == len(d) {
+		return top, true
+	}
+	return d[c], true
+}
+
+// branch returns the truth of a branch condition c (as a value, 0 or 1):
+// when c is top, both ways are taken, as a choice point. A condition that
+// depends on reads needs them determined (herd's branch on an
+// undetermined value leaves an equation it cannot solve).
+func (in *interp) branch(c Val, t taint) Val {
+	in.needs(t, in.nd)
+	if c.isTop() {
+		return boolVal(in.choose(2) == 0)
+	}
+	return boolVal(c.truth())
+}
+
+// needs records that the reads of t must be determined, unless the value
+// depends on none (f is 0).
+func (in *interp) needs(t taint, f vflow) {
+	if f != 0 && len(t) > 0 {
+		in.need = in.need.merge(t)
+	}
+}
+
+// opFlow returns the vflow of x op y, with herd's simplifications on
+// undetermined values (lib/symbValue.ml): x+0, 0+x, x|0 and 0|x are x;
+// x^x is 0, x==x is 1 and x!=x is 0 when both are the same read's value.
+// Any other operation on a read's value is an equation that needs its
+// operands determined.
+func (in *interp) opFlow(op string, x Val, tx taint, fx vflow, y Val, ty taint, fy vflow) vflow {
+	if fx == 0 && fy == 0 {
+		return 0
+	}
+	zero := func(v Val, f vflow) bool { return f == 0 && v == intVal(0) }
+	switch op {
+	case "+", "|":
+		if zero(x, fx) {
+			return fy
+		}
+		if zero(y, fy) {
+			return fx
+		}
+	case "^", "==", "!=":
+		if fx > 0 && fx == fy {
+			return 0
+		}
+	}
+	in.needs(tx, fx)
+	in.needs(ty, fy)
+	return vfOp
+}
+
+// flow returns the axiom.Flow of the path just run.
+func (in *interp) flow() *axiom.Flow {
+	f := &axiom.Flow{Copy: make([]int32, len(in.events)), Need: in.need, Fixed: in.fixed}
+	for i, e := range in.events {
+		f.Copy[i] = axiom.FlowConst
+		if e.kind != evW {
+			continue
+		}
+		switch {
+		case e.vf > 0:
+			f.Copy[i] = int32(e.vf.read())
+			f.Any = true
+		case e.vf == vfOp:
+			f.Copy[i] = axiom.FlowOp
+			if f.In == nil {
+				f.In = map[int][]int{}
+			}
+			f.In[i] = e.data
+			f.Any = true
+		}
+	}
+	if in.varMax != nil {
+		f.Var = make([]int32, len(in.events))
+		for r, v := range in.varMax {
+			f.Var[r] = v
+		}
+	}
+	for k, r := range in.regs {
+		if r.f > 0 {
+			if f.Regs == nil {
+				f.Regs = map[string]int{}
+			}
+			f.Regs[k] = r.f.read()
+		}
+	}
+	return f
+}
+
+// expr evaluates e and returns its value and the reads it depends on;
+// in.nd is then its vflow.
 func (in *interp) expr(e litmus.Expr) (Val, taint) {
+	v, t, f := in.expr1(e)
+	in.nd = f
+	return v, t
+}
+
+func (in *interp) expr1(e litmus.Expr) (Val, taint, vflow) {
 	if in.stopped() {
-		return Val{}, nil
+		return Val{}, nil, 0
 	}
 	switch e := e.(type) {
 	case *litmus.IntLit:
-		return intVal(e.Value), nil
+		return intVal(e.Value), nil, 0
 	case *litmus.ParenExpr:
-		return in.expr(e.X)
+		return in.expr1(e.X)
 	case *litmus.CastExpr:
 		// Casts change no value: herd's values are integers and
 		// location addresses.
-		return in.expr(e.X)
+		return in.expr1(e.X)
 	case *litmus.Ident:
 		if r, ok := in.regs[e.Name]; ok {
-			return r.v, r.t
+			in.regRead(r.f)
+			return r.v, r.t, r.f
 		}
 		if loc, ok := in.th.params[e.Name]; ok {
-			return addrVal(loc), nil
+			in.regRead(0)
+			return addrVal(loc), nil, 0
 		}
 		if loc, ok := in.p.index[e.Name]; ok {
-			return addrVal(loc), nil
+			return addrVal(loc), nil, 0
 		}
 		switch e.Name {
 		case "NULL", "false":
-			return intVal(0), nil
+			return intVal(0), nil, 0
 		case "true":
-			return intVal(1), nil
+			return intVal(1), nil, 0
 		}
 		// herd reads an undeclared register as 0.
-		return intVal(0), nil
+		in.regRead(0)
+		return intVal(0), nil, 0
 	case *litmus.UnaryExpr:
 		switch e.Op {
 		case "*":
 			loc, at, ok := in.pointer(e.X)
 			if !ok {
-				return Val{}, nil
+				return Val{}, nil, 0
 			}
 			v, i := in.read(loc, 0, at, e.Pos(), "plain read")
 			if i < 0 {
-				return Val{}, nil
+				return Val{}, nil, 0
 			}
-			return v, taint{i}
+			return v, taint{i}, copyOf(i)
 		case "&":
 			if id, ok := unparen(e.X).(*litmus.Ident); ok {
 				if loc, ok := in.p.index[id.Name]; ok {
-					return addrVal(loc), nil
+					return addrVal(loc), nil, 0
 				}
 			}
 			if u, ok := unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
-				return in.expr(u.X)
+				return in.expr1(u.X)
 			}
 			in.fail(e.Pos(), "unsupported address-of")
-			return Val{}, nil
+			return Val{}, nil, 0
 		}
-		v, t := in.expr(e.X)
-		return in.unop(e.OpPos, e.Op, v), t
+		v, t, f := in.expr1(e.X)
+		if f != 0 {
+			in.needs(t, f)
+			f = vfOp
+		}
+		if in.semVar(e.X) {
+			in.newVar()
+		}
+		return in.unop(e.OpPos, e.Op, v), t, f
 	case *litmus.BinaryExpr:
 		// herd evaluates both operands of every operator, && and ||
 		// included (CSem's Op), so both sides' events always occur.
-		x, tx := in.expr(e.X)
-		y, ty := in.expr(e.Y)
-		switch e.Op {
-		case "&&":
-			return boolVal(x.truth() && y.truth()), tx.merge(ty)
-		case "||":
-			return boolVal(x.truth() || y.truth()), tx.merge(ty)
+		x, tx, fx := in.expr1(e.X)
+		y, ty, fy := in.expr1(e.Y)
+		f := in.opFlow(e.Op, x, tx, fx, y, ty, fy)
+		if in.opAllocs(e.Op, e.X, e.Y) {
+			in.newVar()
 		}
-		return in.binop(e.OpPos, e.Op, x, y), tx.merge(ty)
+		switch e.Op {
+		case "&&", "||":
+			if x.isTop() || y.isTop() {
+				return top, tx.merge(ty), f
+			}
+			if e.Op == "&&" {
+				return boolVal(x.truth() && y.truth()), tx.merge(ty), f
+			}
+			return boolVal(x.truth() || y.truth()), tx.merge(ty), f
+		}
+		return in.binop(e.OpPos, e.Op, x, y), tx.merge(ty), f
 	case *litmus.CondExpr:
 		c, tc := in.expr(e.Cond)
-		if c.truth() {
-			v, t := in.expr(e.X)
-			return v, tc.merge(t)
+		fc := in.nd
+		if in.condAllocs(e.Cond) {
+			in.newVar()
 		}
-		v, t := in.expr(e.Y)
-		return v, tc.merge(t)
+		c = in.branch(c, tc)
+		var v Val
+		var t taint
+		var f vflow
+		if c.truth() {
+			v, t, f = in.expr1(e.X)
+			in.nvar += in.countExpr(e.Y)
+		} else {
+			in.nvar += in.countExpr(e.X)
+			v, t, f = in.expr1(e.Y)
+		}
+		if fc != 0 {
+			in.needs(t, f)
+			f = vfOp
+		}
+		return v, tc.merge(t), f
 	case *litmus.CallExpr:
-		return in.call(e)
+		v, t := in.call(e)
+		return v, t, in.nd
 	}
 	in.fail(e.Pos(), "unsupported expression")
-	return Val{}, nil
+	return Val{}, nil, 0
 }
 
 func boolVal(b bool) Val {
@@ -475,6 +680,9 @@ func boolVal(b bool) Val {
 }
 
 func (in *interp) unop(pos litmus.Pos, op string, v Val) Val {
+	if v.isTop() {
+		return top
+	}
 	if v.isAddr() && op != "!" {
 		in.dead = true // as in binop
 		return Val{}
@@ -492,6 +700,9 @@ func (in *interp) unop(pos litmus.Pos, op string, v Val) Val {
 }
 
 func (in *interp) binop(pos litmus.Pos, op string, x, y Val) Val {
+	if x.isTop() || y.isTop() {
+		return top
+	}
 	switch op {
 	case "==":
 		return boolVal(x == y)

@@ -231,14 +231,14 @@ func (in *interp) lisaRun() {
 			if i < 0 {
 				return
 			}
-			in.regs[op.in.Reg] = &regVal{v: v, t: taint{i}}
+			in.regs[op.in.Reg] = &regVal{v: v, t: taint{i}, f: copyOf(i)}
 		case "w":
 			loc, at, ok := in.lisaAddr(op.in.Addr)
 			if !ok {
 				return
 			}
 			v, t := in.lisaArg(op.in.Val)
-			in.emit(event{kind: evW, rmwR: -1, loc: loc, val: v, tags: op.tags, addr: at, data: t, pos: op.in.Pos(), prim: lisaPrim(op.in)})
+			in.emit(event{kind: evW, rmwR: -1, loc: loc, val: v, tags: op.tags, addr: at, data: t, vf: in.nd, pos: op.in.Pos(), prim: lisaPrim(op.in)})
 		case "f", "call":
 			t := tag(0)
 			if op.fence == fMb {
@@ -249,7 +249,7 @@ func (in *interp) lisaRun() {
 			in.lisaRMW(op)
 		case "mov":
 			v, t := in.lisaExpr(op.in.Expr, "", regVal{})
-			in.regs[op.in.Reg] = &regVal{v: v, t: t}
+			in.regs[op.in.Reg] = &regVal{v: v, t: t, f: in.nd}
 		case "b":
 			jump := true
 			if op.in.Reg != "" {
@@ -257,7 +257,8 @@ func (in *interp) lisaRun() {
 				// which every later event depends on by ctrl.
 				r := in.lisaReg(op.in.Reg)
 				in.ctrl = in.ctrl.merge(r.t)
-				jump = r.v.truth()
+				in.nd = r.f
+				jump = in.branch(r.v, r.t).truth()
 			}
 			if jump {
 				next = op.target
@@ -287,19 +288,17 @@ func (in *interp) lisaRMW(op *lisaOp) {
 	if !ok {
 		return
 	}
-	d := in.dom[loc]
-	c := in.choose(len(d))
-	if c < 0 {
+	old, ok := in.pick(loc)
+	if !ok {
 		return
 	}
-	old := d[c]
 	r := in.emit(event{kind: evR, rmwR: -1, loc: loc, val: old, tags: op.tags | tRMW, addr: at, pos: op.in.Pos(), prim: lisaPrim(op.in)})
 	self := lisaMentions(op.in.Expr, op.in.Reg)
 	var v Val
 	var vt taint
 	var data taint
 	if self {
-		v, vt = in.lisaExpr(op.in.Expr, op.in.Reg, regVal{v: old})
+		v, vt = in.lisaExpr(op.in.Expr, op.in.Reg, regVal{v: old, t: taint{r}, f: copyOf(r)})
 		data = taint{r}
 	} else {
 		v, vt = in.lisaExpr(op.in.Expr, "", regVal{})
@@ -307,8 +306,12 @@ func (in *interp) lisaRMW(op *lisaOp) {
 	if in.stopped() {
 		return
 	}
-	in.emit(event{kind: evW, rmwR: r, loc: loc, val: v, tags: op.tags | tRMW, addr: at.merge(vt), data: data, pos: op.in.Pos(), prim: lisaPrim(op.in)})
-	in.regs[op.in.Reg] = &regVal{v: old, t: taint{r}}
+	vf := in.nd
+	if vf == vfOp {
+		data = data.merge(vt) // the reads the computed value needs
+	}
+	in.emit(event{kind: evW, rmwR: r, loc: loc, val: v, tags: op.tags | tRMW, addr: at.merge(vt), data: data, vf: vf, pos: op.in.Pos(), prim: lisaPrim(op.in)})
+	in.regs[op.in.Reg] = &regVal{v: old, t: taint{r}, f: copyOf(r)}
 }
 
 // lisaMentions reports whether e reads register reg.
@@ -328,10 +331,13 @@ func (in *interp) lisaReg(name string) regVal {
 
 // lisaArg evaluates an operand: a register, the address of a location, or
 // an integer.
+// in.nd is then its vflow.
 func (in *interp) lisaArg(a *litmus.LISAArg) (Val, taint) {
+	in.nd = 0
 	switch a.Kind {
 	case litmus.LISAReg:
 		r := in.lisaReg(a.Name)
+		in.nd = r.f
 		return r.v, r.t
 	case litmus.LISAName:
 		return addrVal(in.p.index[a.Name]), nil
@@ -344,14 +350,17 @@ func (in *interp) lisaArg(a *litmus.LISAArg) (Val, taint) {
 // infeasible, as a C dereference of an integer does.
 func (in *interp) lisaAddr(a *litmus.LISAAddr) (int, taint, bool) {
 	v, t := in.lisaArg(a.Base)
+	f := in.nd
 	if a.Off != nil {
 		o, ot := in.lisaArg(a.Off)
+		f = in.opFlow("+", v, t, f, o, ot, in.nd)
 		v = in.binop(a.Off.Pos(), "+", v, o)
 		t = t.merge(ot)
 	}
 	if in.stopped() {
 		return 0, nil, false
 	}
+	in.needs(t, f)
 	if !v.isAddr() {
 		in.dead = true
 		return 0, nil, false
@@ -360,20 +369,28 @@ func (in *interp) lisaAddr(a *litmus.LISAAddr) (int, taint, bool) {
 }
 
 // lisaExpr evaluates the operation of mov and rmw; register self, when
-// not "", stands for val.
+// not "", stands for val. in.nd is then the vflow of the result.
 func (in *interp) lisaExpr(e *litmus.LISAExpr, self string, val regVal) (Val, taint) {
 	arg := func(a *litmus.LISAArg) (Val, taint) {
 		if self != "" && a.Kind == litmus.LISAReg && a.Name == self {
+			in.nd = val.f
 			return val.v, val.t
 		}
 		return in.lisaArg(a)
 	}
 	x, tx := arg(e.X)
+	fx := in.nd
 	if e.Op == "" {
 		return x, tx
 	}
 	y, ty := arg(e.Y)
+	fy := in.nd
 	t := tx.merge(ty)
+	ops := map[string]string{"add": "+", "xor": "^", "and": "&", "eq": "==", "neq": "!="}
+	in.nd = in.opFlow(ops[e.Op], x, tx, fx, y, ty, fy)
+	if x.isTop() || y.isTop() {
+		return top, t
+	}
 	switch e.Op {
 	case "add":
 		return in.binop(e.Lparen, "+", x, y), t

@@ -15,10 +15,42 @@ type final struct {
 	regs []map[string]Val // by thread index
 }
 
-func finalState(x *execution, orders [][]int) final {
+// finalState returns x's final state under the co orders, with the values
+// a cycle of copies leaves symbolic (sym) set to them.
+func finalState(x *execution, orders [][]int, sym symbolic) final {
 	f := final{mem: make([]Val, x.nLoc), regs: x.regs}
 	for l, o := range orders {
-		f.mem[l] = x.ev[o[len(o)-1]].val
+		w := o[len(o)-1]
+		f.mem[l] = x.ev[w].val
+		if v, ok := sym.vals[w]; ok {
+			f.mem[l] = Val{Sym: v.Sym}
+		}
+	}
+	if sym.vals == nil {
+		return f
+	}
+	f.regs = make([]map[string]Val, len(x.regs))
+	for ti, regs := range x.regs {
+		f.regs[ti] = regs
+		fl := sym.flows.Flows[ti]
+		if fl == nil {
+			continue
+		}
+		copied := false
+		for name, r := range fl.Regs {
+			v, ok := sym.vals[sym.flows.Start[ti]+r]
+			if !ok {
+				continue
+			}
+			if !copied {
+				m := make(map[string]Val, len(regs))
+				for k, w := range regs {
+					m[k] = w
+				}
+				f.regs[ti], copied = m, true
+			}
+			f.regs[ti][name] = Val{Sym: v.Sym}
+		}
 	}
 	return f
 }
@@ -212,12 +244,20 @@ func (c *condEval) key(f final, buf []byte) []byte {
 	return buf
 }
 
-// stateLess orders states as herd does: location by location, integers
-// numerically before addresses, addresses by name.
+// stateLess orders states as herd does: location by location, symbolic
+// values first, then integers numerically, then addresses by name.
 func (c *condEval) stateLess(a, b State) bool {
 	for i := range a {
 		if a[i].Val == b[i].Val {
 			continue
+		}
+		as, aok := c.symbolic(a[i].Val)
+		bs, bok := c.symbolic(b[i].Val)
+		switch {
+		case aok && bok:
+			return as < bs
+		case aok != bok:
+			return aok
 		}
 		ai, aerr := strconv.ParseInt(a[i].Val, 10, 64)
 		bi, berr := strconv.ParseInt(b[i].Val, 10, 64)
@@ -232,4 +272,17 @@ func (c *condEval) stateLess(a, b State) bool {
 		return a[i].Val < b[i].Val
 	}
 	return false
+}
+
+// symbolic reports whether a printed value is a symbolic value S<n> (and
+// not a location of that name), with n.
+func (c *condEval) symbolic(s string) (int, bool) {
+	if len(s) < 2 || s[0] != 'S' {
+		return 0, false
+	}
+	if _, isLoc := c.p.index[s]; isLoc {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s[1:])
+	return n, err == nil
 }

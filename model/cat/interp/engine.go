@@ -116,7 +116,8 @@ type search struct {
 	opt   CheckOptions
 	res   *Result
 	ce    *axiom.CondEval
-	final []bool // locations whose final write a candidate chooses
+	dom   [][]axiom.Val // the value domains of the paths
+	final []bool        // locations whose final write a candidate chooses
 	// states maps the key of each final state seen to the state.
 	states map[string]axiom.State
 	flags  map[string]bool
@@ -141,7 +142,7 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 	if err != nil {
 		return nil, err
 	}
-	s := &search{ctx: ctx, m: m, p: p, opt: opt, res: res, ce: ce, states: map[string]axiom.State{}, flags: map[string]bool{}}
+	s := &search{ctx: ctx, m: m, p: p, opt: opt, res: res, ce: ce, dom: dom, states: map[string]axiom.State{}, flags: map[string]bool{}}
 	s.final = make([]bool, len(p.Names))
 	mark := func(name string) {
 		if p.Symbol != nil {
@@ -244,6 +245,10 @@ func (s *search) execution(x *axiom.Execution) bool {
 		if s.p.RFOK != nil && !s.p.RFOK(x, rfe.Src) {
 			return true
 		}
+		keep, sym := x.ThinAir(rfe.Src, s.dom)
+		if !keep {
+			return true
+		}
 		clear(cand.musts)
 		s.eachFinal(x, cand, 0, fw, func() bool {
 			s.res.Candidates++
@@ -259,12 +264,15 @@ func (s *search) execution(x *axiom.Execution) bool {
 			}
 			ev.reset(arenaMark)
 			g.undo(baseMark)
-			fin := axiom.Final{Mem: make([]axiom.Val, len(s.p.Names)), Regs: x.Regs}
+			fin := axiom.Final{Mem: make([]axiom.Val, len(s.p.Names)), Regs: x.SymbolicRegs(sym)}
 			fwSet := x.Al.Set(x.N)
 			for l := range fin.Mem {
 				fin.Mem[l] = s.p.Init[l]
 				if s.final[l] {
 					fin.Mem[l] = x.Ev[fw[l]].Val
+					if v, ok := sym[fw[l]]; ok {
+						fin.Mem[l] = v
+					}
 					fwSet.Add(fw[l])
 				}
 			}
