@@ -138,6 +138,11 @@ func Default(a litmus.Arch) Model {
 	return TSO
 }
 
+// Axiomatic reports whether m is an axiomatic model (the LKMM, or a cat
+// model): it judges whole candidate executions, with no interleaving and
+// no intermediate states to show.
+func (m Model) Axiomatic() bool { return m.k == kLKMM || m.k == kCat }
+
 // ErrNotSupported is returned (wrapped) by Check for a model this package
 // does not run, such as LKMM.
 var ErrNotSupported = errors.New("model not supported yet")

@@ -60,13 +60,30 @@ type CatOptions struct {
 // LoadCat reads the cat model in file, with its includes. It checks
 // assembly tests of the architectures litmus has a semantics for; with a
 // bell (LoadKernel) also C tests.
+//
+// A file ending in .cfg is read as herd's -conf file: its model, bell and
+// variant lines (the kernel's linux-kernel.cfg); with a bell, the model
+// checks C tests.
 func LoadCat(file string, opt CatOptions) (Model, error) {
-	m, err := interp.Load(file, interp.Options{IncludeDirs: opt.IncludeDirs, Variants: opt.Variants})
+	iopt := interp.Options{IncludeDirs: opt.IncludeDirs, Variants: opt.Variants}
+	if strings.HasSuffix(file, ".cfg") {
+		m, err := interp.LoadConfig(file, iopt)
+		if err != nil {
+			return Model{}, err
+		}
+		c := &catModel{name: strings.TrimSuffix(filepath.Base(file), ".cfg"), m: m, bell: m.HasBell()}
+		if c.bell {
+			c.arch = litmus.ArchC
+		}
+		c.once.Do(func() {})
+		return Model{k: kCat, cat: c}, nil
+	}
+	m, err := interp.Load(file, iopt)
 	if err != nil {
 		return Model{}, err
 	}
 	name := strings.TrimSuffix(filepath.Base(file), ".cat")
-	c := &catModel{name: name, m: m}
+	c := &catModel{name: name, m: m, bell: m.HasBell()}
 	c.once.Do(func() {})
 	return Model{k: kCat, cat: c}, nil
 }
@@ -103,6 +120,9 @@ func (m Model) CatInfo() (files []string, hash string) {
 // checkCat runs a cat model on t.
 func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
 	if !m.Applies(t.Arch) {
+		if t.Arch == litmus.ArchC && m.cat.arch == "" && !m.cat.bell {
+			return nil, fmt.Errorf("%s: the %s model does not read C tests: it has no bell file to give C primitives their annotations (check against a kernel tree's model with --model-dir DIR, or --cat DIR/linux-kernel.cfg)", t.Name, m)
+		}
 		return nil, fmt.Errorf("%s: the %s model does not read %s tests", t.Name, m, t.Arch)
 	}
 	cm, err := m.cat.model()

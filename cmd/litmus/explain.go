@@ -97,7 +97,7 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		what = "the final state " + f.state
 	}
 	explored := "states explored"
-	if m == model.LKMM {
+	if m.Axiomatic() {
 		explored = "candidate executions"
 	}
 	fmt.Fprintf(w, "Test %s under %s: %s (%d final states, %d %s)\n", r.Name, m, r.Verdict, len(r.States), r.Stats.States, explored)
@@ -107,8 +107,8 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	switch {
 	case r.Witness == nil && r.Why != "":
 		fmt.Fprintf(w, "\n%s\n", r.Why)
-	case r.Witness == nil && m == model.LKMM:
-		fmt.Fprintf(w, "\nThe LKMM is axiomatic: there is no interleaving to show. Of its allowed executions, %d reach %s and %d do not.\n", r.Positive, what, r.Negative)
+	case r.Witness == nil && m.Axiomatic():
+		fmt.Fprintf(w, "\n%s is axiomatic: there is no interleaving to show. Of its allowed executions, %d reach %s and %d do not.\n", axiomaticName(m), r.Positive, what, r.Negative)
 	case r.Witness == nil:
 		fmt.Fprintf(w, "\nNo execution reaches %s.\n", what)
 	default:
@@ -319,4 +319,12 @@ func writeDot(w io.Writer, r *model.Result, tr *model.Trace) {
 		fmt.Fprintln(w, e)
 	}
 	fmt.Fprintln(w, "}")
+}
+
+// axiomaticName names an axiomatic model in a sentence.
+func axiomaticName(m model.Model) string {
+	if m == model.LKMM {
+		return "The LKMM"
+	}
+	return "The " + m.String() + " model"
 }

@@ -48,6 +48,7 @@ type Model struct {
 	nextID   int
 
 	uniproc bool // the model checks SC per location (see analyse)
+	bell    bool // a bell file was read
 	// prunes holds, for each "with" of the program (by index), the checks
 	// that can reject a partial choice (see analyseWith).
 	prunes map[int]withPrune
@@ -132,6 +133,7 @@ func load(path string, src []byte, opt Options) (*Model, error) {
 		if err := ld.file(opt.Bell, b); err != nil {
 			return nil, err
 		}
+		m.bell = true
 	}
 	main, err := cat.Parse(path, src)
 	if err != nil {
@@ -324,6 +326,11 @@ func LoadConfig(path string, opt Options) (*Model, error) {
 	}
 	return m, nil
 }
+
+// HasBell reports whether the model was read with a bell file (herd's
+// -bell, or a bell line of a -conf file): the bell gives the annotations
+// of C primitives their event sets.
+func (m *Model) HasBell() bool { return m.bell }
 
 // sortedKeys returns the keys of m, sorted.
 func sortedKeys[V any](m map[string]V) []string {
