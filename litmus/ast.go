@@ -27,7 +27,10 @@ const (
 
 // Test is one parsed litmus file.
 type Test struct {
-	File     *File
+	File *File
+	// Prims is the primitive table the test was parsed with (ParseWith),
+	// nil for the built-in one; Test.Primitive looks calls up there.
+	Prims    Table
 	Arch     Arch
 	ArchPos  Pos
 	Name     string

@@ -15,7 +15,14 @@ const maxErrors = 10
 // each prints as file:line:col: message. Parse never panics: whatever
 // the input, it returns a Test or an error.
 func Parse(filename string, src []byte) (t *Test, err error) {
-	p := &parser{file: NewFile(filename, src), src: src}
+	return ParseWith(filename, src, nil)
+}
+
+// ParseWith is Parse with the primitive table prims (nil for the built-in
+// one, Builtin), as a kernel tree's linux-kernel.def defines it
+// (ParseDef): C calls are checked against it, and the test keeps it.
+func ParseWith(filename string, src []byte, prims Table) (t *Test, err error) {
+	p := &parser{file: NewFile(filename, src), src: src, prims: prims}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -30,6 +37,9 @@ func Parse(filename string, src []byte) (t *Test, err error) {
 		}
 	}()
 	t = p.parseTest()
+	if t != nil {
+		t.Prims = prims
+	}
 	return t, nil
 }
 
@@ -49,10 +59,11 @@ type bailout struct{}
 // current token of the shared C-like scanner; the X86 code table is read
 // directly from src (parse_x86.go).
 type parser struct {
-	file *File
-	src  []byte
-	errs ErrorList
-	test *Test
+	file  *File
+	src   []byte
+	prims Table // nil: the built-in table
+	errs  ErrorList
+	test  *Test
 
 	sc      scanner
 	tok     tokKind

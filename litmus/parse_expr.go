@@ -201,6 +201,9 @@ func (p *parser) checkCall(c *CallExpr) {
 	want, ok := initMacros[name]
 	if !ok {
 		prim, found := Lookup(name)
+		if p.prims != nil {
+			prim, found = p.prims[name]
+		}
 		if msg, gone := Retired(name); !found && gone {
 			p.error(c.Fun.Pos(), msg)
 			return

@@ -294,12 +294,15 @@ func buildTable() map[string]*Primitive {
 			name string
 			op   RMWOp
 		}{{"inc", RMWAdd}, {"dec", RMWSub}} {
-			add(Primitive{Name: a + o.name, Args: argsP, Kind: KRMW, Op: o.op, Source: src})
+			// The operand of inc and dec is 1 (linux-kernel.def:
+			// __atomic_op{NORETURN}(X,+,1)).
+			one := []int64{1}
+			add(Primitive{Name: a + o.name, Args: argsP, Kind: KRMW, Op: o.op, Imm: one, Source: src})
 			for _, v := range variants {
-				add(Primitive{Name: a + o.name + "_return" + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNew, Order: v.order, Source: src})
-				add(Primitive{Name: a + "fetch_" + o.name + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetOld, Order: v.order, Source: src})
+				add(Primitive{Name: a + o.name + "_return" + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNew, Order: v.order, Imm: one, Source: src})
+				add(Primitive{Name: a + "fetch_" + o.name + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetOld, Order: v.order, Imm: one, Source: src})
 			}
-			add(Primitive{Name: a + o.name + "_and_test", Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNewIsZero, Order: OrdMb, Source: src})
+			add(Primitive{Name: a + o.name + "_and_test", Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNewIsZero, Order: OrdMb, Imm: one, Source: src})
 		}
 		add(Primitive{Name: a + "sub_and_test", Args: argsVP, Kind: KRMW, Op: RMWSub, Ret: RetNewIsZero, Order: OrdMb, Source: src})
 		for _, v := range variants {

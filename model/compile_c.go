@@ -277,7 +277,7 @@ func (cp *cproc) call(call *litmus.CallExpr, dst int) {
 	if dst >= 0 && cp.th.regs[dst][0] != '%' {
 		text = cp.th.regs[dst] + " = " + text
 	}
-	prim, ok := litmus.Lookup(call.Fun.Name)
+	prim, ok := cp.t.Primitive(call.Fun.Name)
 	if !ok {
 		cp.errorf(call.Pos(), "unknown primitive %s", call.Fun.Name)
 		return

@@ -45,7 +45,8 @@ type Site struct {
 	Weakening Weakening
 	Into      string // what it becomes, "nothing", "READ_ONCE(*x)"
 
-	call  *litmus.CallExpr // C: the call weakened into repl
+	call  *litmus.CallExpr  // C: the call weakened into repl
+	prim  *litmus.Primitive // C: its row
 	repl  litmus.CallExpr
 	instr *litmus.Instr // assembly: the instruction replaced by instrRepl
 	// instrRepl replaces instr; nil means a NOP.
@@ -125,11 +126,11 @@ func Sites(t *litmus.Test) []Site {
 
 // siteFor returns the site for call c, if it is an ordering construct.
 func siteFor(t *litmus.Test, thread int, c *litmus.CallExpr, unused bool) (Site, bool) {
-	prim, ok := litmus.Lookup(c.Fun.Name)
+	prim, ok := t.Primitive(c.Fun.Name)
 	if !ok {
 		return Site{}, false
 	}
-	s := Site{Pos: t.File.Position(c.Pos()), Thread: thread, Text: litmus.ExprString(c), call: c}
+	s := Site{Pos: t.File.Position(c.Pos()), Thread: thread, Text: litmus.ExprString(c), call: c, prim: prim}
 	repl := func(name string, args ...litmus.Expr) litmus.CallExpr {
 		return litmus.CallExpr{Fun: &litmus.Ident{NamePos: c.Fun.NamePos, Name: name}, Lparen: c.Lparen, Args: args, Rparen: c.Rparen}
 	}
@@ -154,7 +155,7 @@ func siteFor(t *litmus.Test, thread int, c *litmus.CallExpr, unused bool) (Site,
 		}
 		s.Weakening, s.repl = DropOrdering, repl("WRITE_ONCE", arg, c.Args[1])
 	case prim.Kind == litmus.KRMW && !prim.NonAtomic:
-		if relaxed := relaxedName(prim); relaxed != "" {
+		if relaxed := relaxedName(t, prim); relaxed != "" {
 			s.Weakening, s.repl = DropOrdering, repl(relaxed, c.Args...)
 			break
 		}
@@ -179,7 +180,7 @@ func siteFor(t *litmus.Test, thread int, c *litmus.CallExpr, unused bool) (Site,
 // relaxedName returns the relaxed variant of an ordered RMW, if the table
 // has one: xchg -> xchg_relaxed, atomic_fetch_add_acquire ->
 // atomic_fetch_add_relaxed.
-func relaxedName(p *litmus.Primitive) string {
+func relaxedName(t *litmus.Test, p *litmus.Primitive) string {
 	if p.Order == litmus.OrdOnce && p.FailOrder == litmus.OrdOnce {
 		return ""
 	}
@@ -188,7 +189,7 @@ func relaxedName(p *litmus.Primitive) string {
 		base = strings.TrimSuffix(base, suf)
 	}
 	cand := base + "_relaxed"
-	if q, ok := litmus.Lookup(cand); ok && q.Kind == p.Kind && q.Op == p.Op && q.Ret == p.Ret && cand != p.Name {
+	if q, ok := t.Primitive(cand); ok && q.Kind == p.Kind && q.Op == p.Op && q.Ret == p.Ret && cand != p.Name {
 		return cand
 	}
 	return ""
@@ -343,7 +344,7 @@ func redundantWhy(m Model, s Site) string {
 		}
 		return ""
 	}
-	prim, _ := litmus.Lookup(s.call.Fun.Name)
+	prim := s.prim
 	if prim == nil {
 		return ""
 	}

@@ -61,3 +61,63 @@ func TestCatFlags(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	require.True(t, strings.Contains(out, "Observation MP+dmb.ish+addr Never"), out)
 }
+
+// TestModelDirDef checks that --model-dir takes the C primitives from the
+// tree's linux-kernel.def: a primitive the tree adds is accepted and
+// means what the tree says, a row the tree changes changes the answer
+// under every model that runs (the native LKMM too), and without the
+// tree the new primitive is an unknown function.
+func TestModelDirDef(t *testing.T) {
+	if _, err := os.Stat(kernelDir); err != nil {
+		t.Skip("no shared corpus")
+	}
+	tree := t.TempDir()
+	for _, f := range []string{"linux-kernel.cat", "linux-kernel.bell", "linux-kernel.def", "linux-kernel.cfg", "lock.cat"} {
+		b, err := os.ReadFile(filepath.Join(kernelDir, f))
+		require.NoError(t, err)
+		if f == "linux-kernel.def" {
+			b = append(b, "\n// Added by this tree.\nmy_load_acquire(X) __load{ACQUIRE}(*X)\n"...)
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(tree, f), b, 0o644))
+	}
+	test := filepath.Join(t.TempDir(), "mp.litmus")
+	require.NoError(t, os.WriteFile(test, []byte(`C MP+rel+myacq
+{}
+P0(int *x, int *y)
+{
+	WRITE_ONCE(*x, 1);
+	smp_store_release(y, 1);
+}
+P1(int *x, int *y)
+{
+	int r0;
+	int r1;
+	r0 = my_load_acquire(y);
+	r1 = READ_ONCE(*x);
+}
+exists (1:r0=1 /\ 1:r1=0)
+`), 0o644))
+	_, errOut, code := run(t, "check", "--model", "lkmm", test)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "unknown function my_load_acquire")
+
+	out, errOut, code := run(t, "check", "--model", "lkmm,sc", "--model-dir", tree, test)
+	require.Equal(t, exitOK, code, errOut)
+	require.Regexp(t, regexp.MustCompile(`MP\+rel\+myacq\s+Never\s+Never\s+Never`), out)
+
+	// The tree weakens my_load_acquire to a plain ONCE load: the message
+	// is no longer passed, under its model and the native LKMM alike.
+	def := filepath.Join(tree, "linux-kernel.def")
+	b, err := os.ReadFile(def)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(def, []byte(strings.Replace(string(b), "my_load_acquire(X) __load{ACQUIRE}(*X)", "my_load_acquire(X) __load{ONCE}(*X)", 1)), 0o644))
+	out, errOut, code = run(t, "check", "--model", "lkmm", "--model-dir", tree, test)
+	require.Equal(t, exitOK, code, errOut)
+	require.Regexp(t, regexp.MustCompile(`MP\+rel\+myacq\s+Sometimes\s+Sometimes`), out)
+
+	// A body litmus cannot represent is an error at its line.
+	require.NoError(t, os.WriteFile(def, append(b, "bad_one(X) __load{FANCY}(X)\n"...), 0o644))
+	_, errOut, code = run(t, "check", "--model-dir", tree, test)
+	require.Equal(t, exitUsage, code)
+	require.Regexp(t, `linux-kernel.def:\d+:\d+: __load\{FANCY\}`, errOut)
+}

@@ -109,6 +109,10 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
+	if err := f.loadPrims(); err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
 	if len(cats) > 0 && f.models == "auto" {
 		models = nil // only the named cat models
 	}

@@ -46,9 +46,13 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("usage: litmus diff [--model M|all] OLD NEW")
 		return exitUsage
 	}
+	if err := diffFlags.loadPrims(); err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
 	var tests [2]*litmus.Test
 	for i, f := range args {
-		t, err := litmus.ParseFile(f)
+		t, err := diffFlags.parseTest(f)
 		if err != nil {
 			printInputError(env, f, err)
 			return exitUsage

@@ -63,7 +63,11 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("usage: litmus explain [--model M] [--state COND] [--dot FILE] FILE")
 		return exitUsage
 	}
-	t, err := litmus.ParseFile(args[0])
+	if err := f.loadPrims(); err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
+	t, err := f.parseTest(args[0])
 	if err != nil {
 		printInputError(env, args[0], err)
 		return exitUsage

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
 )
 
@@ -52,7 +51,11 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("usage: litmus fences [--model M|all] FILE")
 		return exitUsage
 	}
-	t, err := litmus.ParseFile(args[0])
+	if err := fencesFlags.loadPrims(); err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
+	t, err := fencesFlags.parseTest(args[0])
 	if err != nil {
 		printInputError(env, args[0], err)
 		return exitUsage

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -23,6 +25,80 @@ type runOptions struct {
 	maxStates int
 	timeout   time.Duration
 	jobs      int
+
+	// prims is the primitive table of the kernel tree's macro file
+	// (linux-kernel.def beside --model-dir's model, or named by a --cat
+	// .cfg's macros line); nil for the built-in one. loadPrims sets it.
+	prims litmus.Table
+}
+
+// loadPrims reads the macro file that --model-dir or a --cat .cfg names,
+// if any, into o.prims: C tests are then parsed and checked with the
+// kernel tree's own table of primitives.
+func (o *runOptions) loadPrims() error {
+	var cfgs []string
+	if o.modelDir != "" {
+		cfgs = append(cfgs, filepath.Join(o.modelDir, "linux-kernel.cfg"))
+	}
+	for _, c := range o.cats {
+		if strings.HasSuffix(c, ".cfg") {
+			cfgs = append(cfgs, c)
+		}
+	}
+	var def string
+	for _, cfg := range cfgs {
+		d, err := macrosOf(cfg)
+		if err != nil {
+			return err
+		}
+		switch {
+		case d == "":
+		case def == "":
+			def = d
+		case d != def:
+			return fmt.Errorf("%s and %s: two macro files for C primitives; check against one kernel tree at a time", def, d)
+		}
+	}
+	if def == "" {
+		return nil
+	}
+	src, err := os.ReadFile(def)
+	if err != nil {
+		return err
+	}
+	t, err := litmus.ParseDef(def, src)
+	if err != nil {
+		return err
+	}
+	o.prims = t
+	return nil
+}
+
+// macrosOf returns the macro file a herd .cfg names (its "macros" line),
+// beside it; "" when it names none or the .cfg does not exist.
+func macrosOf(cfg string) (string, error) {
+	src, err := os.ReadFile(cfg)
+	if os.IsNotExist(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "macros" {
+			return filepath.Join(filepath.Dir(cfg), f[1]), nil
+		}
+	}
+	return "", nil
+}
+
+// parseTest reads and parses a test with o's primitive table.
+func (o *runOptions) parseTest(file string) (*litmus.Test, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return litmus.ParseWith(file, src, o.prims)
 }
 
 // parseModels turns --model into a list: one name, a comma-separated
@@ -248,7 +324,7 @@ func expectationFor(exp map[string]string, m model.Model) string {
 // checkFile parses one file and runs it under every model.
 func checkFile(ctx context.Context, file string, models []model.Model, opt runOptions, mopt model.Options) fileResult {
 	fr := fileResult{file: file}
-	t, err := litmus.ParseFile(file)
+	t, err := opt.parseTest(file)
 	if err != nil {
 		fr.err = err
 		return fr

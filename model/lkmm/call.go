@@ -60,7 +60,7 @@ func (in *interp) call(c *litmus.CallExpr) (Val, taint) {
 }
 
 func (in *interp) call1(c *litmus.CallExpr) (Val, taint, vflow) {
-	pr, ok := litmus.Lookup(c.Fun.Name)
+	pr, ok := in.p.test.Primitive(c.Fun.Name)
 	if !ok {
 		in.fail(c.Pos(), "unknown primitive %s", c.Fun.Name)
 		return Val{}, nil, 0

@@ -158,7 +158,7 @@ func callExtra(pr *litmus.Primitive) int32 {
 }
 
 func (in *interp) countCall(c *litmus.CallExpr) int32 {
-	pr, ok := litmus.Lookup(c.Fun.Name)
+	pr, ok := in.p.test.Primitive(c.Fun.Name)
 	if !ok || len(c.Args) != len(pr.Args) {
 		return 0
 	}
