@@ -18,8 +18,9 @@ import (
 // catModel is a cat model and where it came from.
 type catModel struct {
 	name string
-	arch litmus.Arch // the only dialect a built-in model reads; "" for a model from files
-	bell bool        // read with a bell file: it gives C tests their annotations
+	arch  litmus.Arch // the only dialect a built-in model reads; "" for a model from files
+	bell  bool        // read with a bell file: it gives C tests their annotations
+	files bool        // read from files (--cat, --model-dir), not built in
 
 	once sync.Once
 	load func() (*interp.Model, error)
@@ -71,7 +72,7 @@ func LoadCat(file string, opt CatOptions) (Model, error) {
 		if err != nil {
 			return Model{}, err
 		}
-		c := &catModel{name: strings.TrimSuffix(filepath.Base(file), ".cfg"), m: m, bell: m.HasBell()}
+		c := &catModel{name: strings.TrimSuffix(filepath.Base(file), ".cfg"), m: m, bell: m.HasBell(), files: true}
 		if c.bell {
 			c.arch = litmus.ArchC
 		}
@@ -83,7 +84,7 @@ func LoadCat(file string, opt CatOptions) (Model, error) {
 		return Model{}, err
 	}
 	name := strings.TrimSuffix(filepath.Base(file), ".cat")
-	c := &catModel{name: name, m: m, bell: m.HasBell()}
+	c := &catModel{name: name, m: m, bell: m.HasBell(), files: true}
 	c.once.Do(func() {})
 	return Model{k: kCat, cat: c}, nil
 }
@@ -98,10 +99,15 @@ func LoadKernel(dir string) (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
-	c := &catModel{name: "linux-kernel.cat", m: m, bell: true, arch: litmus.ArchC}
+	c := &catModel{name: "linux-kernel.cat", m: m, bell: true, arch: litmus.ArchC, files: true}
 	c.once.Do(func() {})
 	return Model{k: kCat, cat: c}, nil
 }
+
+// FromFiles reports whether m is a cat model read from files (LoadCat,
+// LoadKernel) rather than built in: the one whose identity a log should
+// record (CatInfo).
+func (m Model) FromFiles() bool { return m.cat != nil && m.cat.files }
 
 // CatInfo describes a cat model: its name, the files it was read from
 // and the SHA-256 of their contents, so that a log says which model

@@ -26,6 +26,14 @@ func TestCatFlags(t *testing.T) {
 	out, errOut, code := run(t, "check", "--model-dir", kernelDir, "--time=false", mp)
 	require.Equal(t, exitOK, code, errOut)
 	require.Contains(t, out, want)
+	// The log says which model and which primitives answered.
+	require.Regexp(t, regexp.MustCompile(`(?m)^Primitives sha256:[0-9a-f]{64} \S+/linux-kernel.def$`), out)
+	require.Regexp(t, regexp.MustCompile(`(?m)^Model linux-kernel.cat sha256:[0-9a-f]{64} \S+/linux-kernel.bell \S+/linux-kernel.cat \S+/lock.cat$`), out)
+	out, errOut, code = run(t, "check", "--model-dir", kernelDir, "--json", mp)
+	require.Equal(t, exitOK, code, errOut)
+	require.Regexp(t, `"model_sha256":"[0-9a-f]{64}","primitives_sha256":"[0-9a-f]{64}"`, out)
+	out, _, _ = run(t, "check", "--model", "lkmm", "--time=false", mp)
+	require.NotContains(t, out, "sha256", "built-in models print no identity line")
 
 	out, errOut, code = run(t, "check", "--cat", filepath.Join(kernelDir, "linux-kernel.cfg"), "--time=false", mp)
 	require.Equal(t, exitOK, code, errOut)

@@ -130,6 +130,9 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 		return exitUsage
 	}
 
+	if !f.json {
+		writeModelIDs(env.Stdout, models, f.runOptions)
+	}
 	multi := len(models) > 1
 	var summary []fileResult
 	prog := newProgress(env, len(files), f.progress)
@@ -156,7 +159,7 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 		}
 		switch {
 		case f.json:
-			writeJSON(enc, fr, models)
+			writeJSON(enc, fr, models, f.primsHash)
 		case !multi || f.verbose:
 			for _, mr := range fr.results {
 				if mr.res != nil {
@@ -312,6 +315,12 @@ type jsonResult struct {
 	Explored    int64           `json:"explored_states"`
 	Elapsed     float64         `json:"elapsed_s"`
 	Error       *string         `json:"error"`
+	// ModelSHA256 is, for a cat model read from files, the SHA-256 of
+	// its files' contents (model.Model.CatInfo).
+	ModelSHA256 string `json:"model_sha256,omitempty"`
+	// PrimitivesSHA256 is the SHA-256 of the kernel tree's macro file
+	// the C primitives came from, when one was read.
+	PrimitivesSHA256 string `json:"primitives_sha256,omitempty"`
 }
 
 type jsonViolation struct {
@@ -325,7 +334,7 @@ type jsonStuck struct {
 	Reason  string `json:"reason"`
 }
 
-func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
+func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash string) {
 	name := ""
 	if fr.test != nil {
 		name = fr.test.Name
@@ -346,6 +355,12 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 	for _, mr := range fr.results {
 		j := jsonResult{File: fr.file, Test: name, Model: mr.model.String(),
 			States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Flags: []string{}}
+		if mr.model.FromFiles() {
+			_, j.ModelSHA256 = mr.model.CatInfo()
+		}
+		if fr.test != nil && fr.test.Arch == litmus.ArchC {
+			j.PrimitivesSHA256 = primsHash
+		}
 		if mr.err != nil {
 			msg := mr.err.Error()
 			j.Observation, j.Error = "Error", &msg
@@ -387,4 +402,27 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 
 func roundSeconds(d time.Duration) float64 {
 	return float64(d.Round(time.Millisecond)) / float64(time.Second)
+}
+
+// writeModelIDs prints, for each cat model read from files, a line that
+// says which model answered: its name, the SHA-256 of its files'
+// contents and the files, so that a CI log records the model a verdict
+// comes from.
+func writeModelIDs(w io.Writer, models []model.Model, o runOptions) {
+	if o.primsFile != "" {
+		fmt.Fprintf(w, "Primitives sha256:%s %s\n", o.primsHash, o.primsFile)
+	}
+	for _, m := range models {
+		if !m.FromFiles() {
+			continue
+		}
+		files, hash := m.CatInfo()
+		var own []string
+		for _, f := range files {
+			if !strings.HasPrefix(f, "lib:") {
+				own = append(own, f)
+			}
+		}
+		fmt.Fprintf(w, "Model %s sha256:%s %s\n", m, hash, strings.Join(own, " "))
+	}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,6 +32,9 @@ type runOptions struct {
 	// (linux-kernel.def beside --model-dir's model, or named by a --cat
 	// .cfg's macros line); nil for the built-in one. loadPrims sets it.
 	prims litmus.Table
+	// primsFile and primsHash name the macro file and the SHA-256 of its
+	// contents, for the log.
+	primsFile, primsHash string
 }
 
 // loadPrims reads the macro file that --model-dir or a --cat .cfg names,
@@ -70,7 +75,8 @@ func (o *runOptions) loadPrims() error {
 	if err != nil {
 		return err
 	}
-	o.prims = t
+	sum := sha256.Sum256(src)
+	o.prims, o.primsFile, o.primsHash = t, def, hex.EncodeToString(sum[:])
 	return nil
 }
 
