@@ -17,7 +17,7 @@ import (
 
 // catModel is a cat model and where it came from.
 type catModel struct {
-	name string
+	name  string
 	arch  litmus.Arch // the only dialect a built-in model reads; "" for a model from files
 	bell  bool        // read with a bell file: it gives C tests their annotations
 	files bool        // read from files (--cat, --model-dir), not built in
