@@ -129,3 +129,16 @@ exists (1:r0=1 /\ 1:r1=0)
 	require.Equal(t, exitUsage, code)
 	require.Regexp(t, `linux-kernel.def:\d+:\d+: __load\{FANCY\}`, errOut)
 }
+
+// TestModelDirCorpus checks every C test of the shared LKMM corpus under
+// the kernel's model read from its directory, next to the native LKMM:
+// the kernel's Result lines (verdicts, DATARACE, DEADLOCK) are the
+// expectations of both, and all are met.
+func TestModelDirCorpus(t *testing.T) {
+	if _, err := os.Stat(kernelDir); err != nil {
+		t.Skip("no shared corpus")
+	}
+	out, errOut, code := run(t, "check", "--model", "lkmm", "--model-dir", kernelDir, filepath.Join(kernelDir, "../.."))
+	require.Equal(t, exitOK, code, errOut)
+	require.Regexp(t, `\n2\d\d passed, 0 failed\n$`, out)
+}
