@@ -73,3 +73,22 @@ var (
 func maskTime(s string) string {
 	return elapsedRE.ReplaceAllString(timeRE.ReplaceAllString(s, "$1 S"), `"elapsed_s":S`)
 }
+
+// TestLicence: the repository says under which licence it is
+// distributed, with the full text and a notice naming what it derives
+// from.
+func TestLicence(t *testing.T) {
+	lic, err := os.ReadFile("../../LICENSE")
+	require.NoError(t, err, "the repository needs a LICENSE")
+	require.Contains(t, string(lic), "GNU GENERAL PUBLIC LICENSE")
+	require.Contains(t, string(lic), "Version 2, June 1991")
+	notice, err := os.ReadFile("../../NOTICE")
+	require.NoError(t, err, "the repository needs a NOTICE")
+	for _, src := range []string{"linux-kernel.cat", "linux-kernel.bell", "lock.cat", "linux-kernel.def", "herdtools7", "CeCILL-B"} {
+		require.Contains(t, string(notice), src, "NOTICE must say what is derived from %s", src)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	require.Contains(t, string(readme), "## Licence")
+	require.Contains(t, string(readme), "GPL-2.0-or-later")
+}
