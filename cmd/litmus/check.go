@@ -50,11 +50,19 @@ is a failure. "Result: DEADLOCK" (the kernel's convention) expects that no
 execution completes: stuck threads under sc/tso/pso, no allowed execution
 ("Never 0 0") under lkmm. A "DATARACE" marker on the Result line expects the
 LKMM's data-race flag, and as in the kernel's judgelitmus.sh a flagged data
-race forgives the LKMM verdict.
+race forgives the LKMM verdict. A result with no final state (every
+execution dropped, stuck, filtered out or forbidden) meets no expectation
+but DEADLOCK: Never over nothing checks nothing.
+
+A name a thread uses as a location (dereferenced, or passed as a pointer)
+that is not a parameter of the thread, not in the init section and not a
+register set earlier is an input error, with a suggestion ("did you mean
+flag?"); an error that every model finds is printed once.
 
 Exit status: 0 when every result meets its expectations; 1 when a verdict
-differs from its expectation, an invariant is violated unexpectedly, a
-thread can get stuck, or a search ends Unknown (unless --allow-unknown);
+differs from its expectation, no final state is reachable, an invariant is
+violated unexpectedly, a thread can get stuck, or a search ends Unknown
+(unless --allow-unknown);
 2 for usage and input errors (after the other files have been checked).
 
 Flags:
@@ -120,14 +128,17 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	enc := json.NewEncoder(env.Stdout)
 	checkAll(ctx, files, models, f.runOptions, model.Options{}, func(_ int, fr fileResult) {
 		prog.step(fr.file)
+		// An error every model finds (a misspelt location, a thread the
+		// condition names that does not exist) is printed once.
+		seen := map[string]bool{}
 		if fr.err != nil {
-			printInputError(env, fr.file, fr.err)
+			printInputError(env, fr.file, fr.err, seen)
 			code = max(code, exitUsage)
 		}
 		for i := range fr.results {
 			mr := &fr.results[i]
 			if mr.err != nil {
-				printInputError(env, fr.file, mr.err)
+				printInputError(env, fr.file, mr.err, seen)
 				code = max(code, exitUsage)
 				continue
 			}
@@ -163,20 +174,31 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 }
 
 // printInputError prints a parse or meaning error, one line per error,
-// as "litmus: file:line:col: message".
-func printInputError(env *Env, file string, err error) {
+// as "litmus: file:line:col: message". With seen not nil, a line already
+// in seen is not printed again.
+func printInputError(env *Env, file string, err error, seen map[string]bool) {
+	var lines []string
 	var list litmus.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
-			env.Errorf("%s", e)
+			lines = append(lines, e.Error())
 		}
-		return
+	} else {
+		msg := err.Error()
+		if !strings.HasPrefix(msg, file) {
+			msg = file + ": " + msg
+		}
+		lines = append(lines, msg)
 	}
-	msg := err.Error()
-	if !strings.HasPrefix(msg, file) {
-		msg = file + ": " + msg
+	for _, l := range lines {
+		if seen != nil {
+			if seen[l] {
+				continue
+			}
+			seen[l] = true
+		}
+		env.Errorf("%s", l)
 	}
-	env.Errorf("%s", msg)
 }
 
 // writeSummary prints the test × model table of verdicts.
@@ -237,7 +259,9 @@ func cell(mr *modelResult) string {
 		return "error"
 	}
 	s := mr.res.Verdict.String()
-	if ok, has := mr.verdictOK(); has {
+	if mr.vacuous() && !mr.expectDeadlock {
+		s += " (no final state)"
+	} else if ok, has := mr.verdictOK(); has {
 		if ok {
 			s += " (ok)"
 		} else {
@@ -331,7 +355,7 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 			e := mr.expect
 			j.Expected = &e
 			if r.Verdict != model.Unknown {
-				ok := r.Verdict.String() == e
+				ok, _ := mr.verdictOK()
 				j.OK = &ok
 			}
 		}

@@ -55,7 +55,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	for i, f := range args {
 		t, err := litmus.ParseFile(f)
 		if err != nil {
-			printInputError(env, f, err)
+			printInputError(env, f, err, nil)
 			return exitUsage
 		}
 		tests[i] = t
@@ -69,7 +69,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		for i, t := range tests {
 			r, err := model.Check(ctx, t, m, opt)
 			if err != nil {
-				printInputError(env, args[i], err)
+				printInputError(env, args[i], err, nil)
 				return exitUsage
 			}
 			rs[i] = r

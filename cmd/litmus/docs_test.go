@@ -17,7 +17,8 @@ import (
 //	...output...
 //	```
 //
-// is the output of that command run from the repository root; this test
+// is the output of that command run from the repository root (with its
+// standard error after the output when the command ends in "2>&1"); this test
 // re-runs every such command and fails when a block is stale (-update
 // rewrites them). The seconds on herd's Time lines and in JSON's
 // elapsed_s, the only parts of the output that vary between runs, are not
@@ -44,10 +45,17 @@ func TestDocsOutputIsReal(t *testing.T) {
 			out := docCmdRE.ReplaceAllStringFunc(text, func(block string) string {
 				m := docCmdRE.FindStringSubmatch(block)
 				args := strings.Fields(m[1])[1:]
+				withStderr := len(args) > 0 && args[len(args)-1] == "2>&1"
+				if withStderr {
+					args = args[:len(args)-1]
+				}
 				require.NoError(t, os.Chdir("../.."))
-				stdout, _, _ := run(t, args...)
+				stdout, stderr, _ := run(t, args...)
 				require.NoError(t, os.Chdir(wd))
 				got := stdout
+				if withStderr {
+					got += stderr
+				}
 				if maskTime(got) != maskTime(m[2]) {
 					failed = true
 					if !*update {

@@ -73,7 +73,7 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	}
 	t, err := litmus.ParseFile(args[0])
 	if err != nil {
-		printInputError(env, args[0], err)
+		printInputError(env, args[0], err, nil)
 		return exitUsage
 	}
 	opt := model.Options{MaxStates: f.maxStates, Timeout: f.timeout}
@@ -87,7 +87,7 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	}
 	r, err := model.Check(ctx, t, m, opt)
 	if err != nil {
-		printInputError(env, args[0], err)
+		printInputError(env, args[0], err, nil)
 		return exitUsage
 	}
 	w := env.Stdout

@@ -59,7 +59,7 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 	}
 	t, err := litmus.ParseFile(args[0])
 	if err != nil {
-		printInputError(env, args[0], err)
+		printInputError(env, args[0], err, nil)
 		return exitUsage
 	}
 	opt := model.Options{MaxStates: fencesFlags.maxStates, Timeout: fencesFlags.timeout}
@@ -68,7 +68,7 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 	for i, m := range models {
 		rep, err := model.Fences(ctx, t, m, opt)
 		if err != nil {
-			printInputError(env, args[0], err)
+			printInputError(env, args[0], err, nil)
 			return exitUsage
 		}
 		if i > 0 {

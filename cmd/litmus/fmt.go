@@ -59,7 +59,7 @@ func runFmt(_ context.Context, env *Env, args []string) int {
 		}
 		t, err := litmus.Parse(file, src)
 		if err != nil {
-			printInputError(env, file, err)
+			printInputError(env, file, err, nil)
 			code = exitUsage
 			continue
 		}

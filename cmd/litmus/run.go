@@ -78,15 +78,52 @@ type modelResult struct {
 	// completes (a lock taken twice, a grace period inside its own
 	// read-side critical section).
 	expectDeadlock bool
+	// hasFilter reports whether the test has a filter.
+	hasFilter bool
 }
 
 // verdictOK reports whether the verdict meets its expectation; ok is
-// meaningful only when has is true.
+// meaningful only when has is true. A verdict over no final state meets no
+// expectation: Never and Always would hold vacuously.
 func (m *modelResult) verdictOK() (ok, has bool) {
 	if m.expect == "" || m.res == nil {
 		return false, false
 	}
-	return m.res.Verdict.String() == m.expect, true
+	return m.res.Verdict.String() == m.expect && !m.vacuous(), true
+}
+
+// vacuous reports whether the search was complete and no execution
+// reached the end of the test (after the filter): zero final states, for
+// whatever reason (every execution dropped, stuck, filtered out or, under
+// LKMM, forbidden).
+func (m *modelResult) vacuous() bool {
+	r := m.res
+	return r != nil && r.Verdict != model.Unknown && r.Positive+r.Negative == 0
+}
+
+// vacuousWhy says, in words, why no execution reached the end.
+func (m *modelResult) vacuousWhy() string {
+	r := m.res
+	var why []string
+	if r.Stats.Dropped > 0 {
+		why = append(why, fmt.Sprintf("%d dead ends access a non-address", r.Stats.Dropped))
+	}
+	if len(r.Stuck) > 0 {
+		why = append(why, "a thread can get stuck")
+	}
+	switch {
+	case m.hasFilter && len(why) == 0:
+		why = append(why, "the filter excludes every final state")
+	case m.hasFilter:
+		why = append(why, "the filter excludes the others")
+	}
+	if m.model == model.LKMM && len(why) == 0 {
+		why = append(why, "the model allows no execution")
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(why, "; ")
 }
 
 // problems lists what makes this result fail the check, in words; empty
@@ -105,14 +142,22 @@ func (m *modelResult) problems(allowUnknown bool) []string {
 			p = append(p, "the Result line marks DATARACE but the LKMM flags no data race")
 		}
 	}
-	if r.Verdict == model.Unknown {
+	switch {
+	case r.Verdict == model.Unknown:
 		if !allowUnknown {
 			p = append(p, "verdict Unknown: "+r.Reason)
 		}
-	} else if ok, has := m.verdictOK(); has && !ok && !(m.model == model.LKMM && raced) {
-		// As the kernel's judgelitmus.sh does, a data race forgives the
-		// verdict: the outcome of a racy test is undefined.
-		p = append(p, fmt.Sprintf("expected %s, got %s", m.expect, r.Verdict))
+	case m.vacuous() && !m.expectDeadlock:
+		// Never (or Always) over no final state checks nothing: a
+		// misspelt location, a dropped or filtered-out execution must
+		// not read as a pass.
+		p = append(p, fmt.Sprintf("no execution reaches the end of the test (0 final states%s), so %s checks nothing", m.vacuousWhy(), r.Verdict))
+	default:
+		if ok, has := m.verdictOK(); has && !ok && !(m.model == model.LKMM && raced) {
+			// As the kernel's judgelitmus.sh does, a data race forgives the
+			// verdict: the outcome of a racy test is undefined.
+			p = append(p, fmt.Sprintf("expected %s, got %s", m.expect, r.Verdict))
+		}
 	}
 	switch {
 	case !r.InvariantsChecked:
@@ -211,7 +256,7 @@ func checkFile(ctx context.Context, file string, models []model.Model, opt runOp
 			// an assembly test is simply not checked under it.
 			continue
 		}
-		mr := modelResult{model: m, expect: expectationFor(exp, m), expectRace: race, hasInvariants: len(t.Invariants) > 0}
+		mr := modelResult{model: m, expect: expectationFor(exp, m), expectRace: race, hasInvariants: len(t.Invariants) > 0, hasFilter: t.Filter != nil}
 		if mr.expect == "DEADLOCK" {
 			mr.expect, mr.expectDeadlock = "", true
 		}

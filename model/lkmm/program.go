@@ -44,6 +44,9 @@ func newProgram(t *litmus.Test) (*program, error) {
 	if t.Arch != litmus.ArchC {
 		return nil, fmt.Errorf("lkmm: %s is a %s test; the LKMM engine reads C tests only", t.Name, t.Arch)
 	}
+	if errs := litmus.ResolveNames(t); len(errs) > 0 {
+		return nil, errs
+	}
 	p := &program{test: t, index: map[string]int{}}
 	seen := map[string]bool{}
 	addName := func(n string) {
