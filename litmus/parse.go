@@ -2,6 +2,7 @@ package litmus
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -33,9 +34,33 @@ func Parse(filename string, src []byte) (t *Test, err error) {
 	return t, nil
 }
 
-// ParseFile reads and parses the file at path.
+// MaxSize is the size of the largest test ReadSource accepts: 8 MiB.
+// Kernel litmus tests are a few kilobytes and generated ones rarely reach
+// a megabyte; the bound keeps a wrong argument (/dev/zero, a core dump)
+// from filling the memory before the parser sees a byte.
+const MaxSize = 8 << 20
+
+// ReadSource reads a test's source from r, refusing more than MaxSize
+// bytes; name names the input in the error.
+func ReadSource(name string, r io.Reader) ([]byte, error) {
+	src, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxSize {
+		return nil, fmt.Errorf("%s: more than %d MiB; litmus reads tests up to %d MiB", name, MaxSize>>20, MaxSize>>20)
+	}
+	return src, nil
+}
+
+// ParseFile reads (at most MaxSize bytes) and parses the file at path.
 func ParseFile(path string) (*Test, error) {
-	src, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := ReadSource(path, f)
 	if err != nil {
 		return nil, err
 	}

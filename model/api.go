@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -73,6 +74,12 @@ type Options struct {
 	// Timeout bounds the wall time; 0 means no bound beyond ctx. Reaching
 	// it (or ctx's deadline or cancellation) gives Verdict Unknown.
 	Timeout time.Duration
+	// MaxMemory caps, in bytes, the memory the process holds, as the Go
+	// runtime counts it (heap, stacks and the runtime's own data, less
+	// what it returned to the system); 0 means DefaultMaxMemory. Reaching
+	// it gives Verdict Unknown. The cap is on the whole process: searches
+	// running at the same time share it.
+	MaxMemory uint64
 	// WitnessFor, when non-nil, is a final-state proposition to explain
 	// instead of the test's condition: Result.Witness is then a trace to a
 	// final state where it holds (a shortest one when Trace.Shortest).
@@ -86,6 +93,9 @@ type Options struct {
 
 // DefaultMaxStates is the state limit when Options.MaxStates is 0.
 const DefaultMaxStates = 5_000_000
+
+// DefaultMaxMemory is the memory cap when Options.MaxMemory is 0: 1.5 GiB.
+const DefaultMaxMemory = limit.DefaultMemory
 
 // Verdict is herd's observation: whether the condition's proposition holds
 // in no, some or all reachable final states, or Unknown when the search

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -84,16 +85,11 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	if so.maxStates <= 0 {
 		so.maxStates = DefaultMaxStates
 	}
-	if opt.Timeout > 0 {
-		so.deadline = time.Now().Add(opt.Timeout)
-	}
-	if dl, ok := ctx.Deadline(); ok && (so.deadline.IsZero() || dl.Before(so.deadline)) {
-		so.deadline = dl
-	}
+	so.budget = limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	if ok, _ := porPossible(p); ok && !opt.Plain && len(invs) == 0 {
 		so.reduced = true
 	}
-	sr, err := mc.explore(ctx, so)
+	sr, err := mc.explore(so)
 	if err != nil {
 		return nil, runtimeErr(t, err)
 	}
@@ -152,6 +148,9 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 			res.Negative++
 		}
 	}
+	// Stuck states first: the analysis may stop at the memory cap, and
+	// then the verdict is Unknown too.
+	res.Stuck = mc.stuck(sr, stuckIDs)
 	switch {
 	case sr.unknown != "":
 		res.Verdict, res.Reason = Unknown, sr.unknown
@@ -196,7 +195,7 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 		}
 		if best >= 0 {
 			if so.reduced && !p.fixedLength() {
-				res.Witness = mc.shortestWitness(ctx, so, want)
+				res.Witness = mc.shortestWitness(so, want)
 			}
 			if res.Witness == nil {
 				tr := mc.trace(sr.path(best))
@@ -217,7 +216,6 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 		res.Violations = append(res.Violations, v)
 	}
 	res.InvariantsChecked = true
-	res.Stuck = mc.stuck(sr, stuckIDs)
 	res.Dropped = mc.droppedReport(sr, droppedIDs)
 	res.Stats.Dropped = int64(len(droppedIDs))
 	res.Stats.Elapsed = time.Since(start)
@@ -243,12 +241,12 @@ func (p *program) fixedLength() bool {
 
 // shortestWitness looks for a shortest trace to a final state satisfying
 // want with a plain breadth-first search, within witnessBudget states.
-func (m *machine) shortestWitness(ctx context.Context, so searchOpts, want func(*mstate) bool) *Trace {
+func (m *machine) shortestWitness(so searchOpts, want func(*mstate) bool) *Trace {
 	so.reduced, so.edges, so.inv, so.goal = false, false, nil, want
 	if so.maxStates > witnessBudget {
 		so.maxStates = witnessBudget
 	}
-	sr, err := m.explore(ctx, so)
+	sr, err := m.explore(so)
 	if err != nil || sr.goalHit < 0 {
 		return nil
 	}

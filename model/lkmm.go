@@ -22,13 +22,8 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	if t.Arch != litmus.ArchC {
 		return nil, fmt.Errorf("%s: the Linux-kernel memory model applies to C tests, not %s", t.Name, t.Arch)
 	}
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
 	start := time.Now()
-	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: opt.MaxStates})
+	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: opt.MaxStates, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory})
 	if err != nil {
 		return nil, err
 	}

@@ -83,8 +83,13 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 	if len(out) > 0 || sr.edgeFrom == nil || sr.unknown != "" {
 		return out
 	}
-	// Reverse reachability from the final states.
+	// Reverse reachability from the final states, over two copies of the
+	// edges.
 	n := sr.set.Len()
+	if err := sr.budget.Reserve(uint64(n)*9+uint64(len(sr.edgeFrom))*8, "the search for stuck threads"); err != nil {
+		sr.unknown = err.Error()
+		return nil
+	}
 	radj := csr(n, sr.edgeTo, sr.edgeFrom)
 	canFinish := make([]bool, n)
 	var queue []uint32

@@ -59,6 +59,12 @@ that is not a parameter of the thread, not in the init section and not a
 register set earlier is an input error, with a suggestion ("did you mean
 flag?"); an error that every model finds is printed once.
 
+The limits hold under every model. The memory cap is on what the whole
+process holds, by the Go runtime's own count (heap, stacks, the runtime's
+data), shared by the files checked at a time; the process may pass it by
+at most 32 MiB before a search notices. Tests larger than 8 MiB are
+refused. FILE "-" reads a test from standard input.
+
 Exit status: 0 when every result meets its expectations; 1 when a verdict
 differs from its expectation, no final state is reachable, an invariant is
 violated unexpectedly, a thread can get stuck, or a search ends Unknown
@@ -68,8 +74,9 @@ violated unexpectedly, a thread can get stuck, or a search ends Unknown
 Flags:
 	--model M         sc, tso, pso, lkmm, a comma-separated list, or all (default tso)
 	--json            print JSON Lines, one object per test and model (see 'litmus help json')
-	--max-states N    stop a search after N distinct states, giving Unknown (default 5000000; the search also stops at 1.5 GiB)
+	--max-states N    stop a search after N distinct states (lkmm: N candidate executions), giving Unknown (default 5000000)
 	--timeout D       stop a search after duration D (e.g. 30s), giving Unknown (default none)
+	--max-memory N    stop a search when the process holds more than N MiB, giving Unknown (default 1536)
 	--allow-unknown   do not fail on Unknown verdicts
 	--jobs N          check N files at a time (default: the number of CPUs)
 	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
@@ -94,6 +101,7 @@ Flags:
 func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.models, "model", "tso", "memory model: sc, tso, pso, lkmm, a list, or all")
 	fs.IntVar(&o.maxStates, "max-states", model.DefaultMaxStates, "state limit per search")
+	fs.IntVar(&o.maxMemory, "max-memory", model.DefaultMaxMemory>>20, "memory cap of the process, in MiB")
 	fs.DurationVar(&o.timeout, "timeout", 0, "time limit per search")
 	fs.IntVar(&o.jobs, "jobs", 0, "files checked at a time")
 }
@@ -126,7 +134,8 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	var summary []fileResult
 	prog := newProgress(env, len(files), f.progress)
 	enc := json.NewEncoder(env.Stdout)
-	checkAll(ctx, files, models, f.runOptions, model.Options{}, func(_ int, fr fileResult) {
+	enc.SetEscapeHTML(false) // "<stdin>", "-fr->" as written
+	checkAll(ctx, env, files, models, f.runOptions, model.Options{}, func(_ int, fr fileResult) {
 		prog.step(fr.file)
 		// An error every model finds (a misspelt location, a thread the
 		// condition names that does not exist) is printed once.

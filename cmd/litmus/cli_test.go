@@ -151,7 +151,8 @@ func TestCheckJSONParseError(t *testing.T) {
 // TestHelpMatchesDefaults keeps the documented state limit true.
 func TestHelpMatchesDefaults(t *testing.T) {
 	out, _, _ := run(t, "help", "check")
-	require.Contains(t, out, "(default "+strconv.Itoa(model.DefaultMaxStates)+";")
+	require.Contains(t, out, "(default "+strconv.Itoa(model.DefaultMaxStates)+")")
+	require.Contains(t, out, "(default "+strconv.Itoa(model.DefaultMaxMemory>>20)+")")
 }
 
 func TestFencesX86(t *testing.T) {

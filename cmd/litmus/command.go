@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Exit codes, as documented in "litmus help".
@@ -38,6 +39,10 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// StderrIsTerminal enables the progress bar.
 	StderrIsTerminal bool
+
+	stdinOnce sync.Once // standard input is read once (files.go)
+	stdinSrc  []byte
+	stdinErr  error
 }
 
 // Errorf prints "litmus: msg" on stderr.

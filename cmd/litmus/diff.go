@@ -29,7 +29,7 @@ herd's Ok became No. It is 0 otherwise, and 2 for input errors.
 
 Flags:
 	--model M       sc, tso, pso, lkmm, a comma-separated list, or all (default all)
-	--max-states N, --timeout D   search bounds, as for check
+	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			diffFlags = runOptions{}
@@ -53,14 +53,15 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	}
 	var tests [2]*litmus.Test
 	for i, f := range args {
-		t, err := litmus.ParseFile(f)
+		t, err := env.parseArg(f)
 		if err != nil {
 			printInputError(env, f, err, nil)
 			return exitUsage
 		}
 		tests[i] = t
 	}
-	opt := model.Options{MaxStates: diffFlags.maxStates, Timeout: diffFlags.timeout, NoWitness: true}
+	opt := diffFlags.modelOptions()
+	opt.NoWitness = true
 	w := env.Stdout
 	code := exitOK
 	fmt.Fprintf(w, "--- %s (%s)\n+++ %s (%s)\n", args[0], tests[0].Name, args[1], tests[1].Name)

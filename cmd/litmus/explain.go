@@ -44,7 +44,7 @@ Flags:
 	--model M       sc, tso, pso or lkmm (default tso)
 	--state COND    explain a final state satisfying COND instead of the condition
 	--dot FILE      also write a Graphviz picture of the execution to FILE ("-" for stdout)
-	--max-states N, --timeout D   search bounds, as for check
+	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags
@@ -71,12 +71,12 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
-	t, err := litmus.ParseFile(args[0])
+	t, err := env.parseArg(args[0])
 	if err != nil {
 		printInputError(env, args[0], err, nil)
 		return exitUsage
 	}
-	opt := model.Options{MaxStates: f.maxStates, Timeout: f.timeout}
+	opt := f.modelOptions()
 	if f.state != "" {
 		p, err := parseProp(f.state)
 		if err != nil {

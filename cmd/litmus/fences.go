@@ -7,7 +7,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
 )
 
@@ -37,7 +36,7 @@ relaxed or plain form) and re-checks the test, then prints, per model:
 
 Flags:
 	--model M       sc, tso, pso, lkmm, a comma-separated list, or all (default tso)
-	--max-states N, --timeout D   search bounds, as for check
+	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			fencesFlags = runOptions{}
@@ -57,12 +56,12 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
-	t, err := litmus.ParseFile(args[0])
+	t, err := env.parseArg(args[0])
 	if err != nil {
 		printInputError(env, args[0], err, nil)
 		return exitUsage
 	}
-	opt := model.Options{MaxStates: fencesFlags.maxStates, Timeout: fencesFlags.timeout}
+	opt := fencesFlags.modelOptions()
 	code := exitOK
 	w := env.Stdout
 	for i, m := range models {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -19,7 +20,22 @@ type runOptions struct {
 	models    string
 	maxStates int
 	timeout   time.Duration
+	maxMemory int // MiB
 	jobs      int
+}
+
+// modelOptions returns the search bounds as model.Options. It also sets
+// the Go runtime's soft memory limit to the cap, so that the garbage
+// collector keeps what the process holds under it for as long as the
+// live data fits: the searches then stop at the cap for their own data,
+// not for garbage not yet collected.
+func (o *runOptions) modelOptions() model.Options {
+	mem := uint64(o.maxMemory) << 20
+	if mem == 0 {
+		mem = model.DefaultMaxMemory
+	}
+	debug.SetMemoryLimit(int64(mem))
+	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem}
 }
 
 // parseModels turns --model into a list: one name, a comma-separated
@@ -239,9 +255,12 @@ func expectationFor(exp map[string]string, m model.Model) string {
 }
 
 // checkFile parses one file and runs it under every model.
-func checkFile(ctx context.Context, file string, models []model.Model, opt runOptions, mopt model.Options) fileResult {
+func checkFile(ctx context.Context, env *Env, file string, models []model.Model, opt runOptions, mopt model.Options) fileResult {
 	fr := fileResult{file: file}
-	t, err := litmus.ParseFile(file)
+	if file == stdinArg {
+		fr.file = stdinName
+	}
+	t, err := env.parseArg(file)
 	if err != nil {
 		fr.err = err
 		return fr
@@ -265,9 +284,8 @@ func checkFile(ctx context.Context, file string, models []model.Model, opt runOp
 		} else {
 			mr.expectInv = inv[""]
 		}
-		o := mopt
-		o.MaxStates = opt.maxStates
-		o.Timeout = opt.timeout
+		o := opt.modelOptions()
+		o.NoWitness, o.Plain, o.WitnessFor = mopt.NoWitness, mopt.Plain, mopt.WitnessFor
 		mr.res, mr.err = model.Check(ctx, t, m, o)
 		fr.results = append(fr.results, mr)
 	}
@@ -276,7 +294,7 @@ func checkFile(ctx context.Context, file string, models []model.Model, opt runOp
 
 // checkAll checks files over opt.jobs workers and calls emit for each
 // result in input order, as soon as it and all before it are done.
-func checkAll(ctx context.Context, files []string, models []model.Model, opt runOptions, mopt model.Options, emit func(i int, fr fileResult)) {
+func checkAll(ctx context.Context, env *Env, files []string, models []model.Model, opt runOptions, mopt model.Options, emit func(i int, fr fileResult)) {
 	jobs := opt.jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -295,7 +313,7 @@ func checkAll(ctx context.Context, files []string, models []model.Model, opt run
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				fr := checkFile(ctx, files[i], models, opt, mopt)
+				fr := checkFile(ctx, env, files[i], models, opt, mopt)
 				mu.Lock()
 				results[i], done[i] = fr, true
 				for next < len(files) && done[next] {

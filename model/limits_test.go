@@ -1,0 +1,83 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/litmus-dev/litmus/internal/limit"
+	"github.com/stretchr/testify/require"
+)
+
+// manyThreads is n threads that each store once: 2^n states under SC, far
+// more than any memory cap holds for n = 64.
+func manyThreads(n int) string {
+	var b strings.Builder
+	b.WriteString("C many\n{}\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "P%d(int *x)\n{\n\tWRITE_ONCE(*x, %d);\n}\n", i, i+1)
+	}
+	b.WriteString("exists (x=1)\n")
+	return b.String()
+}
+
+// TestMemoryCapIsWhatTheProcessHolds: the cap bounds the memory the
+// process holds, as the runtime counts it, within the documented margin
+// (32 MiB), and the search ends Unknown saying so. The old estimate
+// counted only the visited set and let the process grow to three times
+// the cap.
+func TestMemoryCapIsWhatTheProcessHolds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills the memory cap")
+	}
+	test, err := parseSrc("many.litmus", manyThreads(64))
+	require.NoError(t, err)
+	capBytes := limit.Held() + 48<<20
+	// As the command does: the collector keeps garbage under the cap.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(capBytes)))
+
+	var peak uint64
+	var mu sync.Mutex
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			h := limit.Held()
+			mu.Lock()
+			peak = max(peak, h)
+			mu.Unlock()
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Microsecond):
+			}
+		}
+	}()
+	res, err := Check(context.Background(), test, SC, Options{MaxMemory: capBytes, NoWitness: true})
+	close(done)
+	wg.Wait()
+	require.NoError(t, err)
+	require.Equal(t, Unknown, res.Verdict)
+	require.True(t, strings.HasPrefix(res.Reason, "memory cap: "), res.Reason)
+	t.Logf("cap %s, peak %s, %s", limit.Bytes(capBytes), limit.Bytes(peak), res.Reason)
+	require.LessOrEqual(t, peak, capBytes+32<<20, "the process held %s with a %s cap", limit.Bytes(peak), limit.Bytes(capBytes))
+}
+
+// TestTimeoutReasonInWords: a search stopped by its time limit says so
+// in words, under every model.
+func TestTimeoutReasonInWords(t *testing.T) {
+	test, err := parseSrc("many.litmus", manyThreads(20))
+	require.NoError(t, err)
+	for _, m := range []Model{SC, TSO, PSO} {
+		res, err := Check(context.Background(), test, m, Options{Timeout: 20 * time.Millisecond, NoWitness: true})
+		require.NoError(t, err)
+		require.Equal(t, Unknown, res.Verdict, m.String())
+		require.Equal(t, "timed out after 20ms", res.Reason, m.String())
+	}
+}
