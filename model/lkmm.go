@@ -23,7 +23,11 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 		return nil, fmt.Errorf("%s: the Linux-kernel memory model applies to C tests, not %s", t.Name, t.Arch)
 	}
 	start := time.Now()
-	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: opt.MaxStates, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory})
+	maxCand := opt.MaxStates
+	if maxCand <= 0 {
+		maxCand = DefaultMaxStates // as for the other models
+	}
+	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory})
 	if err != nil {
 		return nil, err
 	}
