@@ -140,11 +140,22 @@ type Result struct {
 	States []State
 	// Verdict is Never/Sometimes/Always over States for the condition's
 	// proposition, or Unknown with Reason when the search was cut short
-	// (then States holds only the final states found so far).
+	// (then States holds only the final states found so far). A search
+	// cut short after it found final states both satisfying and violating
+	// the proposition gives Sometimes, which no other final state can
+	// change: the verdict is exact, and Incomplete says why the search
+	// stopped.
 	Verdict Verdict
 	Reason  string
+	// Incomplete, when not empty, is why the search stopped early though
+	// Verdict (Sometimes) is exact. States, Positive and Negative then
+	// count only what was found, and Partial names what else was checked
+	// only in the part explored: "invariants", "stuck threads", "flags".
+	Incomplete string
+	Partial    []string
 	// Ok is herd's Ok/No: whether the condition (with its quantifier)
-	// holds. It is false when Verdict is Unknown.
+	// holds. It is false when Verdict is Unknown, and then means nothing:
+	// WriteHerd prints no Ok/No line for an Unknown result.
 	Ok bool
 	// Positive and Negative count the states in which the proposition
 	// holds and fails: herd's "Observation NAME Verdict P N" numbers,

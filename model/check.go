@@ -152,6 +152,16 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	// then the verdict is Unknown too.
 	res.Stuck = mc.stuck(sr, stuckIDs)
 	switch {
+	case sr.unknown != "" && res.Positive > 0 && res.Negative > 0:
+		// Reachable final states where the proposition holds and
+		// where it fails: Sometimes, whatever the rest of the graph.
+		res.Verdict, res.Incomplete = Sometimes, sr.unknown
+		if len(invs) > 0 {
+			res.Partial = append(res.Partial, "invariants")
+		}
+		if p.mayBlock() {
+			res.Partial = append(res.Partial, "stuck threads")
+		}
 	case sr.unknown != "":
 		res.Verdict, res.Reason = Unknown, sr.unknown
 	case res.Positive == 0:
@@ -220,6 +230,23 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	res.Stats.Dropped = int64(len(droppedIDs))
 	res.Stats.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// mayBlock reports whether a thread of p can be left unable to finish: p
+// has a loop, takes a lock or waits for a grace period.
+func (p *program) mayBlock() bool {
+	if p.hasLoops {
+		return true
+	}
+	for _, th := range p.threads {
+		for _, in := range th.code {
+			switch in.op {
+			case opLock, opGPWait:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fixedLength reports whether every run to a final state has the same

@@ -132,7 +132,7 @@ func (m *machine) explore(o searchOpts) (*search, error) {
 			break
 		}
 		if sr.set.Len() > o.maxStates {
-			sr.unknown = fmt.Sprintf("state limit (%d states)", o.maxStates)
+			sr.unknown = fmt.Sprintf("state limit of %d states reached", o.maxStates)
 			break
 		}
 	}

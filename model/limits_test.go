@@ -81,3 +81,44 @@ func TestTimeoutReasonInWords(t *testing.T) {
 		require.Equal(t, "timed out after 20ms", res.Reason, m.String())
 	}
 }
+
+// spinCount's P0 counts how often it finds x still 0: the count, and so
+// the state space, is unbounded.
+const spinCount = `C spin-count
+{}
+P0(int *x)
+{
+	int r0;
+	int r1;
+	r0 = 0;
+	do {
+		r1 = READ_ONCE(*x);
+		r0 = r0 + 1;
+	} while (r1 == 0);
+}
+P1(int *x)
+{
+	WRITE_ONCE(*x, 1);
+}
+exists (0:r0=1)
+`
+
+// TestBoundedSometimesIsExact: a search cut short after it found final
+// states where the proposition holds and where it fails answers
+// Sometimes, exactly, and says what it did not finish; one that found
+// only one kind answers Unknown, with no Ok.
+func TestBoundedSometimesIsExact(t *testing.T) {
+	for _, m := range []Model{SC, TSO, PSO} {
+		res := run(t, spinCount, m, Options{MaxStates: 200})
+		require.Equal(t, Sometimes, res.Verdict, m.String())
+		require.True(t, res.Ok, m.String())
+		require.Equal(t, "state limit of 200 states reached", res.Incomplete, m.String())
+		require.Equal(t, []string{"stuck threads"}, res.Partial, m.String())
+		require.Empty(t, res.Reason, m.String())
+
+		res = run(t, strings.Replace(spinCount, "exists (0:r0=1)", "exists (0:r0=0)", 1), m, Options{MaxStates: 200})
+		require.Equal(t, Unknown, res.Verdict, m.String())
+		require.False(t, res.Ok, m.String())
+		require.Empty(t, res.Incomplete, m.String())
+	}
+}

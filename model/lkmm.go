@@ -65,12 +65,24 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	default:
 		res.Verdict, res.Reason, res.Ok = Unknown, r.Reason, false
 	}
+	res.Incomplete = r.Incomplete
 	if r.Cut && res.Verdict != Unknown {
 		// The engine unrolls loops a bounded number of times, like
 		// herd7's -unroll, and drops the longer paths: the state set may
-		// be incomplete, so the verdict is not exact.
-		res.Reason = fmt.Sprintf("loops were unrolled a bounded number of times and longer paths dropped (herd7 -unroll would print %s)", res.Verdict)
-		res.Verdict, res.Ok = Unknown, false
+		// be incomplete. Sometimes stays exact (the executions found are
+		// real ones); Never and Always are not.
+		cut := fmt.Sprintf("loops were unrolled a bounded number of times and longer paths dropped (herd7 -unroll would print %s)", res.Verdict)
+		if res.Verdict == Sometimes {
+			if res.Incomplete == "" {
+				res.Incomplete = cut
+			}
+		} else {
+			res.Reason = cut
+			res.Verdict, res.Ok = Unknown, false
+		}
+	}
+	if res.Incomplete != "" {
+		res.Partial = []string{"flags"}
 	}
 	return res, nil
 }

@@ -288,6 +288,9 @@ func cell(mr *modelResult) string {
 	if mr.res.Stats.Dropped > 0 {
 		s += " +dropped"
 	}
+	if mr.res.Incomplete != "" {
+		s += " +incomplete"
+	}
 	return s
 }
 
@@ -299,6 +302,7 @@ type jsonResult struct {
 	Model       string          `json:"model"`
 	Observation string          `json:"observation"`
 	Reason      string          `json:"reason,omitempty"`
+	Incomplete  string          `json:"incomplete,omitempty"`
 	Kind        string          `json:"kind,omitempty"`
 	Condition   string          `json:"condition,omitempty"`
 	HerdOk      *bool           `json:"herd_ok"`
@@ -352,6 +356,7 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 		}
 		r := mr.res
 		j.Observation, j.Reason, j.Kind, j.Condition = r.Verdict.String(), r.Reason, r.Kind, r.Condition
+		j.Incomplete = r.Incomplete
 		if r.Verdict != model.Unknown {
 			ok := r.Ok
 			j.HerdOk = &ok

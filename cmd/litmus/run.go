@@ -175,6 +175,23 @@ func (m *modelResult) problems(allowUnknown bool) []string {
 			p = append(p, fmt.Sprintf("expected %s, got %s", m.expect, r.Verdict))
 		}
 	}
+	if r.Incomplete != "" && !allowUnknown {
+		// The verdict is certain; what else the test asks may not be.
+		var open []string
+		for _, part := range r.Partial {
+			switch {
+			case part == "invariants" && m.expectInv == "Violated" && len(r.Violations) > 0:
+			case part == "flags" && raced:
+			case part == "flags":
+				open = append(open, "the data-race flag")
+			default:
+				open = append(open, part)
+			}
+		}
+		if len(open) > 0 {
+			p = append(p, fmt.Sprintf("the search stopped early (%s): %s is certain, but %s were checked only in the part explored", r.Incomplete, r.Verdict, strings.Join(open, " and ")))
+		}
+	}
 	switch {
 	case !r.InvariantsChecked:
 		// An axiomatic model has no intermediate states to check.

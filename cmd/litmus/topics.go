@@ -67,6 +67,11 @@ model, in input order. The schema is stable: fields are only ever added.
   observation           "Never", "Sometimes", "Always", "Unknown", or
                         "Error" when the file could not be checked
   reason                why the verdict is Unknown (omitted otherwise)
+  incomplete            why the search stopped early although the verdict
+                        (Sometimes) is exact: final states where the
+                        condition holds and where it fails were both found;
+                        states and counts cover the part explored (omitted
+                        otherwise)
   kind                  herd's Allowed/Forbidden/Required
   condition             the final condition as herd prints it
   herd_ok               herd's Ok (true) / No (false); null when Unknown

@@ -83,9 +83,17 @@ type Result struct {
 	// the filter, sorted as herd sorts them.
 	States []State
 	// Verdict is Never, Sometimes or Always for the condition's
-	// proposition; Unknown when a limit was hit (Reason says which).
+	// proposition; Unknown when a limit was hit (Reason says which)
+	// before allowed executions both satisfying and violating the
+	// proposition were found. Once both are found the verdict is
+	// Sometimes whatever the rest holds: a limit hit after that leaves
+	// Verdict exact and says why in Incomplete.
 	Verdict Verdict
 	Reason  string
+	// Incomplete, when not empty, is why the search stopped early though
+	// Verdict (Sometimes) is exact: States, Positive, Negative and Flags
+	// then cover only the executions examined.
+	Incomplete string
 	// Ok is herd's Ok/No line: the condition as quantified holds.
 	Ok bool
 	// Positive and Negative count the allowed executions (distinct rf

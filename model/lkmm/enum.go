@@ -100,14 +100,20 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 		s.acc[i] = newSet(s.nVals)
 	}
 	s.guard(func() { s.combine(all, pick, 0) })
+	s.finish()
 	if s.stopErr != nil {
 		if berr := b.Err(); berr != nil {
 			s.stopErr = berr
 		}
-		res.Verdict, res.Reason = Unknown, s.stopErr.Error()
-		return res, nil
+		if res.Verdict == Sometimes {
+			// Executions that satisfy the proposition and executions
+			// that do not are both allowed: no other execution can
+			// change that.
+			res.Incomplete = s.stopErr.Error()
+		} else {
+			res.Verdict, res.Reason, res.Ok = Unknown, s.stopErr.Error(), false
+		}
 	}
-	s.finish()
 	return res, nil
 }
 
@@ -254,7 +260,7 @@ func (s *search) execute(pick []*trace) {
 func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]int) {
 	s.res.Candidates++
 	if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {
-		s.stopErr = fmt.Errorf("more than %d candidate executions", s.opt.MaxCandidates)
+		s.stopErr = fmt.Errorf("state limit of %d candidate executions reached", s.opt.MaxCandidates)
 		return
 	}
 	if s.poll() {
