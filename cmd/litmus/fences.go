@@ -74,6 +74,14 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s under %s: %s as written\n", rep.Name, m, rep.Baseline)
+		if rep.Baseline == model.Unknown {
+			// Nothing can be judged against a verdict that is not
+			// known; say so rather than that there is nothing to weaken.
+			n := len(model.Sites(t))
+			fmt.Fprintf(w, "  the search of the test as written ended Unknown (%s): none of its %d ordering constructs can be judged; give the search more room (--max-states, --timeout, --max-memory)\n", rep.BaselineReason, n)
+			code = exitCheck
+			continue
+		}
 		if len(rep.Sites) == 0 {
 			fmt.Fprintln(w, "  no ordering constructs to weaken")
 		}
