@@ -108,7 +108,9 @@ func TestFmtRoundTrip(t *testing.T) {
 func TestExplainDot(t *testing.T) {
 	out, errOut, code := run(t, "explain", "--model", "tso", "--dot", "-", "../../testdata/nospace-mirror-after.litmus")
 	require.Equal(t, exitOK, code, errOut)
-	dot := out[strings.Index(out, "digraph"):]
+	require.True(t, strings.HasPrefix(out, "digraph"), "stdout is the graph alone, for dot:\n%s", out)
+	require.Contains(t, errOut, "An execution reaching the condition", "the explanation goes to stderr")
+	dot := out
 	require.Contains(t, dot, "subgraph cluster_P0")
 	require.Contains(t, dot, "subgraph cluster_P1")
 	// P1 reads nospace=0 from the initial state, while P0's store is

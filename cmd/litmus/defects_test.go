@@ -27,3 +27,23 @@ func TestFencesUnknownBaseline(t *testing.T) {
 	require.Contains(t, out, "mb10 under sc: Unknown as written\n  the search of the test as written ended Unknown (state limit of 3 states reached): none of its 10 ordering constructs can be judged")
 	require.NotContains(t, out, "no ordering constructs to weaken")
 }
+
+// explain --dot with no execution to draw is an error, not a silent
+// exit 0 without the file (lkmm, or no execution reaching the outcome).
+func TestExplainDotWithoutExecution(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "g.dot")
+	_, errOut, code := run(t, "explain", "--model", "lkmm", "--dot", file, "../../testdata/nospace.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Equal(t, "litmus: --dot: nothing to draw: the LKMM is axiomatic: it has no interleaving to draw\n", errOut)
+	_, errOut, code = run(t, "explain", "--model", "tso", "--dot", file, "../../testdata/nospace.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "litmus: --dot: nothing to draw: no execution reaches exists (0:r0=0 /\\ 0:r1=0 /\\ 1:r3=0)")
+
+	// With a file, the file holds the graph and stdout the explanation.
+	out, errOut, code := run(t, "explain", "--model", "tso", "--dot", file, "../../testdata/nospace-mirror-after.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "An execution reaching the condition")
+	dot, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(dot), "digraph"))
+}

@@ -43,7 +43,10 @@ that reaches it.
 Flags:
 	--model M       sc, tso, pso or lkmm (default tso)
 	--state COND    explain a final state satisfying COND instead of the condition
-	--dot FILE      also write a Graphviz picture of the execution to FILE ("-" for stdout)
+	--dot FILE      also write a Graphviz picture of the execution to FILE; with
+	                "-" the picture alone goes to stdout (pipe it to dot) and the
+	                explanation to stderr; an error when there is no execution
+	                to draw (under lkmm, or when nothing reaches the outcome)
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
@@ -90,7 +93,23 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		printInputError(env, args[0], err, nil)
 		return exitUsage
 	}
+	if f.dot != "" && r.Witness == nil {
+		why := "no execution reaches " + r.Condition
+		if f.state != "" {
+			why = "no execution reaches the final state " + f.state
+		}
+		if m == model.LKMM {
+			why = "the LKMM is axiomatic: it has no interleaving to draw"
+		}
+		env.Errorf("--dot: nothing to draw: %s", why)
+		return exitUsage
+	}
 	w := env.Stdout
+	if f.dot == "-" {
+		// The graph alone goes to standard output, so that it can be
+		// piped to dot; the explanation goes to standard error.
+		w = env.Stderr
+	}
 	what := "the condition " + r.Condition
 	if f.state != "" {
 		what = "the final state " + f.state
