@@ -50,3 +50,27 @@ func BenchmarkLongCondition(b *testing.B) {
 		_ = Format(tst)
 	}
 }
+
+// TestErrorsQuoteInputReadably: a non-ASCII character is named with its
+// code point (it used to print as the first byte of its encoding: 'ξ' as
+// 'Î', a zero-width space as 'â'), an invalid byte as a byte, and binary
+// junk is quoted in at most a few dozen bytes.
+func TestErrorsQuoteInputReadably(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"C t\n{}\nP0(int *x) { r0 = ξ; }", "t.litmus:3:19: illegal character 'ξ' (U+03BE)"},
+		{"C t\n{}\nP0(int *x) { r0 = \u200b1; }", `t.litmus:3:19: illegal character '\u200b' (U+200B)`},
+		{"C t\n{}\nP0(int *x) { r0 = \x01; }", `t.litmus:3:19: illegal character '\x01' (U+0001)`},
+		{"C t\n{}\nP0(int *x) { r0 = \xff; }", "t.litmus:3:19: illegal byte 0xFF (not UTF-8)"},
+		{"C\xfe" + strings.Repeat("\x80junk", 100) + "\n", `t.litmus:1:1: unsupported architecture "C\xfe\x80junk\x80junk\x80junk\x80junk\x80junk\x80jun"... (want C, X86 or X86_64)`},
+		{"C t\n{}\nP0(int *x) { " + strings.Repeat("a", 300) + " b; }", "t.litmus:3:315: expected ;, found 'b'"},
+		{"C t\n{}\nP0(int *x) { r0 = 1 " + strings.Repeat("a", 300) + "; }", `t.litmus:3:21: expected ;, found "` + strings.Repeat("a", 32) + `"...`},
+	} {
+		_, err := Parse("t.litmus", []byte(tc.src))
+		require.Error(t, err, "%q", tc.src)
+		list := err.(ErrorList)
+		require.Equal(t, tc.want, list[0].Error(), "%q", tc.src)
+		for _, e := range list {
+			require.LessOrEqual(t, len(e.Msg), maxMessage+3, "%q", e.Msg)
+		}
+	}
+}

@@ -6,10 +6,15 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// maxErrors is how many errors Parse reports before it gives up.
-const maxErrors = 10
+// maxErrors is how many errors Parse reports before it gives up, and
+// maxMessage the longest message it writes.
+const (
+	maxErrors  = 10
+	maxMessage = 160
+)
 
 // Parse parses one litmus test. On failure the error is an ErrorList,
 // sorted by position, at most one error per line and at most ten errors;
@@ -107,8 +112,16 @@ func (p *parser) leave() { p.depth-- }
 func (p *parser) errorAt(off int, msg string) { p.error(Pos(off+1), msg) }
 
 // error records an error at pos: at most one per line, and a bailout
-// after maxErrors.
+// after maxErrors. A message is cut at maxMessage bytes, whatever input it
+// quotes.
 func (p *parser) error(pos Pos, msg string) {
+	if len(msg) > maxMessage {
+		cut := maxMessage
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "..."
+	}
 	position := p.file.Position(pos)
 	if len(p.errs) > 0 && position.Line == p.lastErrLine {
 		return
@@ -125,10 +138,25 @@ func (p *parser) describe() string {
 	switch p.tok {
 	case tEOF:
 		return "EOF"
-	case tString, tIllegal:
+	case tIllegal:
 		return p.lit
+	case tString:
+		return quoteInput(p.lit)
+	}
+	if len(p.lit) > maxQuoted || !printable(p.lit) {
+		return quoteInput(p.lit)
 	}
 	return "'" + p.lit + "'"
+}
+
+// printable reports whether s is printable ASCII.
+func printable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // errorExpected reports "expected what, found <current token>".
@@ -143,7 +171,7 @@ func (p *parser) next() {
 	p.tok, off, p.lit = p.sc.scan()
 	p.pos = Pos(off + 1)
 	if p.tok == tIllegal {
-		p.error(p.pos, "illegal character "+p.lit)
+		p.error(p.pos, "illegal "+p.lit)
 		p.next()
 	}
 }
@@ -229,7 +257,7 @@ func (p *parser) describeAt(off int) string {
 	if end == off {
 		end = off + 1
 	}
-	return strconv.Quote(string(p.src[off:end]))
+	return quoteInput(string(p.src[off:end]))
 }
 
 // skipBlank skips whitespace and (* *) comments from off, recording the
@@ -285,7 +313,7 @@ func (p *parser) parseHeader() int {
 		if arch == "" {
 			p.errorAt(off, "expected architecture C, X86 or X86_64, found EOF")
 		} else {
-			p.errorAt(off, fmt.Sprintf("unsupported architecture %q (want C, X86 or X86_64)", arch))
+			p.errorAt(off, fmt.Sprintf("unsupported architecture %s (want C, X86 or X86_64)", quoteInput(arch)))
 		}
 		return end
 	}
