@@ -299,6 +299,36 @@ type Stats struct {
 	Dropped int64
 }
 
+// PropError is an error in a proposition given by the caller rather than
+// written in the test (Options.WitnessFor, explain's --state): it has no
+// position in the test's file.
+type PropError struct{ Msg string }
+
+func (e *PropError) Error() string { return e.Msg }
+
+// CheckProp reports, as a *PropError, whether proposition p names a
+// thread, register or location that test t does not have. It returns nil
+// as well when t itself has an error, which Check reports.
+func CheckProp(t *litmus.Test, p litmus.Prop) error {
+	prog, err := compile(t)
+	if err != nil {
+		return nil
+	}
+	if _, err := prog.compileProp(p); err != nil {
+		return propError(err)
+	}
+	return nil
+}
+
+// propError drops the position of an error in a caller's proposition.
+func propError(err error) error {
+	var e *litmus.Error
+	if errors.As(err, &e) {
+		return &PropError{Msg: e.Msg}
+	}
+	return &PropError{Msg: err.Error()}
+}
+
 // Check explores test t under model m and returns the reachable final
 // states, the verdict and the traces that explain it. An error is returned
 // for a test the engine cannot give a meaning to (an unknown location, a

@@ -69,7 +69,7 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	}
 	if opt.WitnessFor != nil {
 		if witnessFor, err = p.compileProp(opt.WitnessFor); err != nil {
-			return nil, err
+			return nil, propError(err)
 		}
 	}
 	var invs []*cprop

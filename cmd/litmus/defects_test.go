@@ -47,3 +47,26 @@ func TestExplainDotWithoutExecution(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(string(dot), "digraph"))
 }
+
+// A bad --state is an error about the flag, not about the test file (it
+// used to blame the file's line 4), under every model.
+func TestExplainBadStateBlamesTheFlag(t *testing.T) {
+	for _, m := range []string{"sc", "lkmm"} {
+		_, errOut, code := run(t, "explain", "--model", m, "--state", "zz=1", "../../testdata/nospace.litmus")
+		require.Equal(t, exitUsage, code)
+		require.Equal(t, "litmus: --state: unknown location zz\n", errOut)
+		_, errOut, _ = run(t, "explain", "--model", m, "--state", "5:r0=1", "../../testdata/nospace.litmus")
+		require.Equal(t, "litmus: --state: no thread P5\n", errOut)
+	}
+}
+
+// An error that every model finds in the test is printed once under
+// --model all ("no thread P5" used to come four times).
+func TestErrorOfEveryModelPrintedOnce(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/nospace.litmus")
+	require.NoError(t, err)
+	f := writeTest(t, "p5.litmus", strings.Replace(string(src), "exists (0:r0=0", "exists (5:r0=0", 1))
+	_, errOut, code := run(t, "check", "--model", "all", f)
+	require.Equal(t, exitUsage, code)
+	require.Equal(t, 1, strings.Count(errOut, "no thread P5"), errOut)
+}

@@ -86,6 +86,11 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 			env.Errorf("--state: %v", err)
 			return exitUsage
 		}
+		if err := model.CheckProp(t, p); err != nil {
+			// The proposition is the flag's, not the file's.
+			env.Errorf("--state: %v", err)
+			return exitUsage
+		}
 		opt.WitnessFor = p
 	}
 	r, err := model.Check(ctx, t, m, opt)
