@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -141,5 +142,33 @@ func TestLongConditionIsLinear(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, Always, res.Verdict, m.String())
 		require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1000*len(src)), "%s allocated %d bytes for a %d-byte test", m, after.TotalAlloc-before.TotalAlloc, len(src))
+	}
+}
+
+// TestStuckWhereTheThreadStays: a thread that spins for ever is reported
+// at its loop (it used to be reported at the line before), with a trace
+// into the loop.
+func TestStuckWhereTheThreadStays(t *testing.T) {
+	src := "C spin\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n\twhile (1) {}\n}\nexists (x=1)\n"
+	for _, m := range []Model{SC, TSO, PSO} {
+		res := run(t, src, m, Options{})
+		require.Len(t, res.Stuck, 1, m.String())
+		require.Equal(t, "P0 can never finish (it is at line 6: while (1))", res.Stuck[0].Reason, m.String())
+		steps := res.Stuck[0].Trace.Steps
+		require.NotEmpty(t, steps)
+		require.Equal(t, "WRITE_ONCE(*x, 1)", steps[0].Text, m.String())
+	}
+}
+
+// TestStuckReportedOnce: the lost wakeup leaves the sleeper spinning in
+// the same loop from several states; it is reported once, not once per
+// state.
+func TestStuckReportedOnce(t *testing.T) {
+	src, err := os.ReadFile("../docs/examples/lost-wakeup.litmus")
+	require.NoError(t, err)
+	for _, m := range []Model{TSO, PSO} {
+		res := run(t, string(src), m, Options{})
+		require.Len(t, res.Stuck, 1, m.String())
+		require.Equal(t, "P0 can never finish (it is at line 21: while (r1 == 0))", res.Stuck[0].Reason, m.String())
 	}
 }
