@@ -101,10 +101,11 @@ Flags:
 // addRunFlags declares the flags shared by check, explain, fences and diff.
 func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.models, "model", "tso", "memory model: sc, tso, pso, lkmm, a list, or all")
-	fs.IntVar(&o.maxStates, "max-states", model.DefaultMaxStates, "state limit per search")
-	fs.IntVar(&o.maxMemory, "max-memory", model.DefaultMaxMemory>>20, "memory cap of the process, in MiB")
-	fs.DurationVar(&o.timeout, "timeout", 0, "time limit per search")
-	fs.IntVar(&o.jobs, "jobs", 0, "files checked at a time")
+	o.maxStates, o.maxMemory, o.timeout, o.jobs = model.DefaultMaxStates, model.DefaultMaxMemory>>20, 0, 0
+	fs.Var(positive{&o.maxStates}, "max-states", "state limit per search")
+	fs.Var(positive{&o.maxMemory}, "max-memory", "memory cap of the process, in MiB")
+	fs.Var(nonNegative{&o.timeout}, "timeout", "time limit per search")
+	fs.Var(positive{&o.jobs}, "jobs", "files checked at a time (default: the number of CPUs)")
 }
 
 func runCheck(ctx context.Context, env *Env, args []string) int {

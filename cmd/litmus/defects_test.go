@@ -70,3 +70,23 @@ func TestErrorOfEveryModelPrintedOnce(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Equal(t, 1, strings.Count(errOut, "no thread P5"), errOut)
 }
+
+// Limits that cannot mean what they say are usage errors (exit 2), not
+// silently accepted; so are arguments to version.
+func TestBadFlagValuesAreUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--max-states", "0"}, {"--max-states", "-5"}, {"--timeout", "-1s"},
+		{"--jobs", "0"}, {"--jobs", "-1"}, {"--max-memory", "0"}, {"--max-states", "many"},
+	} {
+		for _, cmd := range []string{"check", "explain", "fences"} {
+			_, errOut, code := run(t, append([]string{cmd}, append(args, "../../testdata/nospace.litmus")...)...)
+			require.Equal(t, exitUsage, code, "%s %v", cmd, args)
+			require.Contains(t, errOut, "invalid value \""+args[1]+"\" for flag -"+args[0][2:], "%s %v", cmd, args)
+		}
+	}
+	_, _, code := run(t, "check", "--timeout", "0", "--time=false", "../../testdata/nospace.litmus")
+	require.Equal(t, exitOK, code, "--timeout 0 means no time limit")
+	_, errOut, code := run(t, "version", "extra")
+	require.Equal(t, exitUsage, code)
+	require.Equal(t, "litmus: usage: litmus version\n", errOut)
+}

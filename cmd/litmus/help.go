@@ -48,7 +48,11 @@ func runHelp(_ context.Context, env *Env, args []string) int {
 	return exitOK
 }
 
-func runVersion(_ context.Context, env *Env, _ []string) int {
+func runVersion(_ context.Context, env *Env, args []string) int {
+	if len(args) > 0 {
+		env.Errorf("usage: litmus version")
+		return exitUsage
+	}
 	fmt.Fprintln(env.Stdout, versionString())
 	return exitOK
 }

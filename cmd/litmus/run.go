@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -346,4 +348,50 @@ func checkAll(ctx context.Context, env *Env, files []string, models []model.Mode
 	}
 	close(work)
 	wg.Wait()
+}
+
+// positive is an integer flag that must be at least 1: a limit of 0 or
+// fewer states, MiB or jobs is a mistake, not a request.
+type positive struct{ p *int }
+
+func (v positive) String() string {
+	if v.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v positive) Set(s string) error {
+	n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	if err != nil {
+		return errors.New("not an integer")
+	}
+	if n < 1 {
+		return errors.New("must be at least 1")
+	}
+	*v.p = int(n)
+	return nil
+}
+
+// nonNegative is a duration flag that must not be negative; 0 means no
+// limit.
+type nonNegative struct{ p *time.Duration }
+
+func (v nonNegative) String() string {
+	if v.p == nil {
+		return "0s"
+	}
+	return v.p.String()
+}
+
+func (v nonNegative) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("not a duration (e.g. 30s, 2m)")
+	}
+	if d < 0 {
+		return errors.New("must not be negative")
+	}
+	*v.p = d
+	return nil
 }
