@@ -228,7 +228,12 @@ func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnkn
 		}
 		fmt.Fprint(tw, name)
 		if fr.err != nil {
-			fmt.Fprint(tw, "\tinput error")
+			// A cell under every model, or the rows below lose their
+			// alignment (tabwriter aligns runs of lines with the same
+			// cells).
+			for range models {
+				fmt.Fprint(tw, "\tinput error")
+			}
 			fail++
 			fmt.Fprintln(tw)
 			continue

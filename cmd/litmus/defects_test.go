@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,4 +90,30 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 	_, errOut, code := run(t, "version", "extra")
 	require.Equal(t, exitUsage, code)
 	require.Equal(t, "litmus: usage: litmus version\n", errOut)
+}
+
+// The summary keeps its columns after a file that does not parse.
+func TestSummaryAlignedAfterInputError(t *testing.T) {
+	out, _, _ := run(t, "check", "--model", "all", "testdata/in/bad-syntax.litmus", "../../testdata/nospace.litmus")
+	lines := strings.Split(out, "\n")
+	require.GreaterOrEqual(t, len(lines), 3, out)
+	col := strings.Index(lines[0], "sc")
+	require.Equal(t, col, strings.Index(lines[1], "input error"), out)
+	require.Equal(t, col, strings.Index(lines[2], "Never (ok)"), out)
+	require.Equal(t, strings.Index(lines[0], "lkmm"), strings.LastIndex(lines[2], "Never (ok)"), out)
+}
+
+// 65 threads are refused under every model alike, with one message; the
+// LKMM used to accept what the others refused.
+func TestThreadLimitUnderEveryModel(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("C t65\n{}\n")
+	for i := 0; i < 65; i++ {
+		b.WriteString("P" + strconv.Itoa(i) + "(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\n")
+	}
+	b.WriteString("exists (x=1)\n")
+	out, errOut, code := run(t, "check", "--model", "all", writeTest(t, "t65.litmus", b.String()))
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, out, "t65   error  error  error  error")
+	require.Equal(t, 1, strings.Count(errOut, "65 threads; at most 64 are supported"), errOut)
 }
