@@ -169,6 +169,6 @@ func TestStuckReportedOnce(t *testing.T) {
 	for _, m := range []Model{TSO, PSO} {
 		res := run(t, string(src), m, Options{})
 		require.Len(t, res.Stuck, 1, m.String())
-		require.Equal(t, "P0 can never finish (it is at line 21: while (r1 == 0))", res.Stuck[0].Reason, m.String())
+		require.Equal(t, "P0 can never finish (it is at line 20: while (r1 == 0))", res.Stuck[0].Reason, m.String())
 	}
 }
