@@ -45,10 +45,8 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 		return nil, err
 	}
 	mc := &machine{p: p, mm: newMemModel(m)}
-	res := &Result{Name: t.Name, Model: m, Condition: condString(t.Cond, t.Arch)}
-	if t.Cond != nil {
-		res.Kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
-	}
+	res := &Result{Name: t.Name, Model: m}
+	res.Kind, res.Condition = Condition(t)
 	obs, err := p.observed()
 	if err != nil {
 		return nil, err

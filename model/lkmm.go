@@ -32,19 +32,16 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 		return nil, err
 	}
 	res := &Result{
-		Name:      t.Name,
-		Model:     LKMM,
-		Condition: condString(t.Cond, t.Arch),
-		Ok:        r.Ok,
-		Positive:  r.Positive,
-		Negative:  r.Negative,
-		Flags:     r.Flags,
-		Why:       r.Why,
-		Stats:     Stats{States: int64(r.Candidates), Elapsed: time.Since(start), Engine: "lkmm"},
+		Name:     t.Name,
+		Model:    LKMM,
+		Ok:       r.Ok,
+		Positive: r.Positive,
+		Negative: r.Negative,
+		Flags:    r.Flags,
+		Why:      r.Why,
+		Stats:    Stats{States: int64(r.Candidates), Elapsed: time.Since(start), Engine: "lkmm"},
 	}
-	if t.Cond != nil {
-		res.Kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
-	}
+	res.Kind, res.Condition = Condition(t)
 	for i, s := range r.States {
 		st := State{Values: make([]LocValue, len(s))}
 		for j, b := range s {

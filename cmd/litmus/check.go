@@ -358,6 +358,11 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model) {
 		if mr.err != nil {
 			msg := mr.err.Error()
 			j.Observation, j.Error = "Error", &msg
+			j.Kind, j.Condition = model.Condition(fr.test)
+			if mr.expect != "" {
+				e := mr.expect
+				j.Expected = &e
+			}
 			_ = enc.Encode(j)
 			continue
 		}

@@ -88,6 +88,16 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: litmus %s\nRun 'litmus help %s' for details.\n", c.UsageLine, c.Name)
 	}
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			// "litmus check --help" prints the command's help, flags
+			// included, as "litmus help check" does.
+			return runHelp(ctx, env, []string{c.Name})
+		}
+	}
 	if c.SetFlags != nil {
 		c.SetFlags(fs)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -116,4 +117,53 @@ func TestThreadLimitUnderEveryModel(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, out, "t65   error  error  error  error")
 	require.Equal(t, 1, strings.Count(errOut, "65 threads; at most 64 are supported"), errOut)
+}
+
+// The docs and the help are true for what changed (issue 10, item 7).
+func TestHelpAndDocsSayWhatIsTrue(t *testing.T) {
+	models, _, _ := run(t, "help", "models")
+	for _, reason := range []string{"state limit", "time limit", "interrupt", "memory cap", "store buffer past 64", "unrolled", "256", "2^20 paths", "allowed\nexecutions under lkmm"} {
+		require.Contains(t, models, reason, "help models must list every reason for Unknown")
+	}
+	js, _, _ := run(t, "help", "json")
+	require.Contains(t, js, "allowed\n                        executions under lkmm")
+	require.Contains(t, js, "always 0 under lkmm")
+
+	// litmus CMD --help prints the command's help, flags included.
+	for _, c := range []string{"check", "explain", "fences", "diff", "fmt"} {
+		out, errOut, code := run(t, c, "--help")
+		require.Equal(t, exitOK, code, errOut)
+		want, _, _ := run(t, "help", c)
+		require.Equal(t, want, out)
+		require.Contains(t, out, "Flags:")
+	}
+
+	guide, err := os.ReadFile("../../docs/guide.md")
+	require.NoError(t, err)
+	require.NotContains(t, string(guide), "prefix every command with `go run ./cmd/`")
+	require.NotContains(t, string(guide), "a search also stops at 1.5 GiB of memory")
+	require.Contains(t, string(guide), "Under `lkmm` it\ncounts allowed executions")
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	require.Contains(t, string(readme), "Go 1.26 or later")
+	require.Contains(t, string(readme), "$(go env GOBIN)")
+}
+
+// JSON error records carry kind, condition and expected when the file
+// parsed, as the schema lists them.
+func TestJSONErrorRecordsHaveTheSchema(t *testing.T) {
+	out, _, code := run(t, "check", "--model", "lkmm", "--json", "testdata/in/mp-typo.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, out, `"observation":"Error","kind":"Allowed","condition":"exists (1:r0=1 /\\ 1:r1=0)"`)
+	require.Contains(t, out, `"expected":"Never"`)
+}
+
+// The version names the revision once, and says (devel) without a stamp.
+func TestVersionFromBuildInfo(t *testing.T) {
+	require.Equal(t, "litmus (devel)", versionFrom(nil))
+	bi := &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261201163025-20317e10012a"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "20317e10012a46e17ef07c5c0a3c0433587d4651"}, {Key: "vcs.modified", Value: "true"}}}
+	require.Equal(t, "litmus v0.0.0-20261201163025-20317e10012a+dirty", versionFrom(bi))
+	bi.Main.Version = "(devel)"
+	require.Equal(t, "litmus (devel) 20317e10012a+dirty", versionFrom(bi))
 }
