@@ -127,6 +127,9 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	if r.Verdict == model.Unknown {
 		fmt.Fprintf(w, "The search was cut short (%s): what follows may be incomplete.\n", r.Reason)
 	}
+	if r.Incomplete != "" {
+		fmt.Fprintf(w, "The search stopped early (%s) after it found final states where the condition holds and where it fails: %s is certain, but what follows may be incomplete.\n", r.Incomplete, r.Verdict)
+	}
 	switch {
 	case r.Witness == nil && r.Why != "":
 		fmt.Fprintf(w, "\n%s\n", r.Why)

@@ -60,3 +60,11 @@ func TestBoundedSometimesIsExact(t *testing.T) {
 	require.Contains(t, out, `"observation":"Sometimes","incomplete":"state limit of 200 states reached"`)
 	require.Contains(t, out, `"herd_ok":true`)
 }
+
+// explain says when the search stopped early though the verdict is
+// certain.
+func TestExplainIncomplete(t *testing.T) {
+	out, errOut, code := run(t, "explain", "--model", "sc", "--max-states", "200", "testdata/in/spin-count.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "Test spin-count under sc: Sometimes (21 final states, 202 states explored)\nThe search stopped early (state limit of 200 states reached) after it found final states where the condition holds and where it fails: Sometimes is certain")
+}
