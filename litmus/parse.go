@@ -2,13 +2,19 @@ package litmus
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// maxErrors is how many errors Parse reports before it gives up.
-const maxErrors = 10
+// maxErrors is how many errors Parse reports before it gives up, and
+// maxMessage the longest message it writes.
+const (
+	maxErrors  = 10
+	maxMessage = 160
+)
 
 // Parse parses one litmus test. On failure the error is an ErrorList,
 // sorted by position, at most one error per line and at most ten errors;
@@ -43,9 +49,33 @@ func ParseWith(filename string, src []byte, prims Table) (t *Test, err error) {
 	return t, nil
 }
 
-// ParseFile reads and parses the file at path.
+// MaxSize is the size of the largest test ReadSource accepts: 8 MiB.
+// Kernel litmus tests are a few kilobytes and generated ones rarely reach
+// a megabyte; the bound keeps a wrong argument (/dev/zero, a core dump)
+// from filling the memory before the parser sees a byte.
+const MaxSize = 8 << 20
+
+// ReadSource reads a test's source from r, refusing more than MaxSize
+// bytes; name names the input in the error.
+func ReadSource(name string, r io.Reader) ([]byte, error) {
+	src, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxSize {
+		return nil, fmt.Errorf("%s: more than %d MiB; litmus reads tests up to %d MiB", name, MaxSize>>20, MaxSize>>20)
+	}
+	return src, nil
+}
+
+// ParseFile reads (at most MaxSize bytes) and parses the file at path.
 func ParseFile(path string) (*Test, error) {
-	src, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := ReadSource(path, f)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +123,16 @@ func (p *parser) leave() { p.depth-- }
 func (p *parser) errorAt(off int, msg string) { p.error(Pos(off+1), msg) }
 
 // error records an error at pos: at most one per line, and a bailout
-// after maxErrors.
+// after maxErrors. A message is cut at maxMessage bytes, whatever input it
+// quotes.
 func (p *parser) error(pos Pos, msg string) {
+	if len(msg) > maxMessage {
+		cut := maxMessage
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "..."
+	}
 	position := p.file.Position(pos)
 	if len(p.errs) > 0 && position.Line == p.lastErrLine {
 		return
@@ -111,10 +149,25 @@ func (p *parser) describe() string {
 	switch p.tok {
 	case tEOF:
 		return "EOF"
-	case tString, tIllegal:
+	case tIllegal:
 		return p.lit
+	case tString:
+		return quoteInput(p.lit)
+	}
+	if len(p.lit) > maxQuoted || !printable(p.lit) {
+		return quoteInput(p.lit)
 	}
 	return "'" + p.lit + "'"
+}
+
+// printable reports whether s is printable ASCII.
+func printable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // errorExpected reports "expected what, found <current token>".
@@ -129,7 +182,7 @@ func (p *parser) next() {
 	p.tok, off, p.lit = p.sc.scan()
 	p.pos = Pos(off + 1)
 	if p.tok == tIllegal {
-		p.error(p.pos, "illegal character "+p.lit)
+		p.error(p.pos, "illegal "+p.lit)
 		p.next()
 	}
 }
@@ -217,7 +270,7 @@ func (p *parser) describeAt(off int) string {
 	if end == off {
 		end = off + 1
 	}
-	return strconv.Quote(string(p.src[off:end]))
+	return quoteInput(string(p.src[off:end]))
 }
 
 // skipBlank skips whitespace and (* *) comments from off, recording the
@@ -273,7 +326,7 @@ func (p *parser) parseHeader() int {
 		if arch == "" {
 			p.errorAt(off, "expected architecture C, X86, X86_64, AArch64, RISCV, PPC or LISA, found EOF")
 		} else {
-			p.errorAt(off, fmt.Sprintf("unsupported architecture %q (want C, X86, X86_64, AArch64, RISCV, PPC or LISA)", arch))
+			p.errorAt(off, fmt.Sprintf("unsupported architecture %s (want C, X86, X86_64, AArch64, RISCV, PPC or LISA)", quoteInput(arch)))
 		}
 		return end
 	}

@@ -140,6 +140,9 @@ func quoteCell(s string) string {
 	if s == "" {
 		return "empty column"
 	}
+	if len(s) > maxQuoted || !printable(s) {
+		return quoteInput(s)
+	}
 	return "'" + s + "'"
 }
 

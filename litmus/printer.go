@@ -495,22 +495,37 @@ func ValueString(v *Value) string {
 	return v.Sym
 }
 
-// PropString formats a proposition of the condition language.
+// PropString formats a proposition of the condition language. It writes
+// into one buffer, so that a long chain of conjuncts (a left-deep tree)
+// prints in linear time.
 func PropString(p Prop) string {
+	var b strings.Builder
+	writeProp(&b, p)
+	return b.String()
+}
+
+func writeProp(b *strings.Builder, p Prop) {
 	switch p := p.(type) {
 	case *AtomProp:
-		return LocString(p.Loc) + p.Op + ValueString(p.Val)
+		b.WriteString(LocString(p.Loc))
+		b.WriteString(p.Op)
+		b.WriteString(ValueString(p.Val))
 	case *NotProp:
-		return "~" + PropString(p.X)
+		b.WriteString("~")
+		writeProp(b, p.X)
 	case *BinProp:
-		return PropString(p.X) + " " + p.Op + " " + PropString(p.Y)
+		writeProp(b, p.X)
+		b.WriteString(" " + p.Op + " ")
+		writeProp(b, p.Y)
 	case *BoolProp:
 		if p.Value {
-			return "true"
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
 		}
-		return "false"
 	case *ParenProp:
-		return "(" + PropString(p.X) + ")"
+		b.WriteString("(")
+		writeProp(b, p.X)
+		b.WriteString(")")
 	}
-	return ""
 }

@@ -3,7 +3,9 @@ package litmus
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // tokKind classifies a token of the C-like token stream that the init
@@ -154,6 +156,33 @@ func (s *scanner) scan() (tokKind, int, string) {
 		s.off++
 		return tOp, start, string(c)
 	}
-	s.off++
-	return tIllegal, start, fmt.Sprintf("%q", c)
+	r, size := utf8.DecodeRune(s.src[s.off:])
+	s.off += size
+	return tIllegal, start, describeRune(r, c)
+}
+
+// describeRune names an illegal character for messages: the character as
+// Go quotes it (escaped when it is invisible) and its code point, or the
+// byte when the input is not UTF-8 there.
+func describeRune(r rune, b byte) string {
+	if r == utf8.RuneError {
+		return fmt.Sprintf("byte 0x%02X (not UTF-8)", b)
+	}
+	return fmt.Sprintf("character %q (U+%04X)", r, r)
+}
+
+// maxQuoted is how many bytes of the input a message quotes.
+const maxQuoted = 32
+
+// quoteInput quotes a piece of the input for a message, as Go quotes
+// strings (invisible and invalid bytes escaped), cut to maxQuoted bytes.
+func quoteInput(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "..."
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -155,6 +156,12 @@ type Options struct {
 	// Timeout bounds the wall time; 0 means no bound beyond ctx. Reaching
 	// it (or ctx's deadline or cancellation) gives Verdict Unknown.
 	Timeout time.Duration
+	// MaxMemory caps, in bytes, the memory the process holds, as the Go
+	// runtime counts it (heap, stacks and the runtime's own data, less
+	// what it returned to the system); 0 means DefaultMaxMemory. Reaching
+	// it gives Verdict Unknown. The cap is on the whole process: searches
+	// running at the same time share it.
+	MaxMemory uint64
 	// WitnessFor, when non-nil, is a final-state proposition to explain
 	// instead of the test's condition: Result.Witness is then a trace to a
 	// final state where it holds (a shortest one when Trace.Shortest).
@@ -168,6 +175,9 @@ type Options struct {
 
 // DefaultMaxStates is the state limit when Options.MaxStates is 0.
 const DefaultMaxStates = 5_000_000
+
+// DefaultMaxMemory is the memory cap when Options.MaxMemory is 0: 1.5 GiB.
+const DefaultMaxMemory = limit.DefaultMemory
 
 // Verdict is herd's observation: whether the condition's proposition holds
 // in no, some or all reachable final states, or Unknown when the search
@@ -212,11 +222,22 @@ type Result struct {
 	States []State
 	// Verdict is Never/Sometimes/Always over States for the condition's
 	// proposition, or Unknown with Reason when the search was cut short
-	// (then States holds only the final states found so far).
+	// (then States holds only the final states found so far). A search
+	// cut short after it found final states both satisfying and violating
+	// the proposition gives Sometimes, which no other final state can
+	// change: the verdict is exact, and Incomplete says why the search
+	// stopped.
 	Verdict Verdict
 	Reason  string
+	// Incomplete, when not empty, is why the search stopped early though
+	// Verdict (Sometimes) is exact. States, Positive and Negative then
+	// count only what was found, and Partial names what else was checked
+	// only in the part explored: "invariants", "stuck threads", "flags".
+	Incomplete string
+	Partial    []string
 	// Ok is herd's Ok/No: whether the condition (with its quantifier)
-	// holds. It is false when Verdict is Unknown.
+	// holds. It is false when Verdict is Unknown, and then means nothing:
+	// WriteHerd prints no Ok/No line for an Unknown result.
 	Ok bool
 	// Positive and Negative count the states in which the proposition
 	// holds and fails: herd's "Observation NAME Verdict P N" numbers,
@@ -358,6 +379,47 @@ type Stats struct {
 	// about to access a non-address (Result.Dropped); the same under the
 	// plain and the reduced search, which keep every dead end.
 	Dropped int64
+}
+
+// Condition returns herd's words for t's condition, as Result.Kind and
+// Result.Condition hold them: "Allowed", "Forbidden" or "Required", and
+// the condition as herd prints it; both empty when t has none.
+func Condition(t *litmus.Test) (kind, condition string) {
+	if t.Cond == nil {
+		return "", ""
+	}
+	kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
+	return kind, condString(t.Cond, t.Arch)
+}
+
+// PropError is an error in a proposition given by the caller rather than
+// written in the test (Options.WitnessFor, explain's --state): it has no
+// position in the test's file.
+type PropError struct{ Msg string }
+
+func (e *PropError) Error() string { return e.Msg }
+
+// CheckProp reports, as a *PropError, whether proposition p names a
+// thread, register or location that test t does not have. It returns nil
+// as well when t itself has an error, which Check reports.
+func CheckProp(t *litmus.Test, p litmus.Prop) error {
+	prog, err := compile(t)
+	if err != nil {
+		return nil
+	}
+	if _, err := prog.compileProp(p); err != nil {
+		return propError(err)
+	}
+	return nil
+}
+
+// propError drops the position of an error in a caller's proposition.
+func propError(err error) error {
+	var e *litmus.Error
+	if errors.As(err, &e) {
+		return &PropError{Msg: e.Msg}
+	}
+	return &PropError{Msg: err.Error()}
 }
 
 // Check explores test t under model m and returns the reachable final

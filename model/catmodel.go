@@ -183,25 +183,26 @@ type axiomSummary struct {
 	Why                string
 	Cut                bool
 	Candidates         int
+	// Incomplete says what a search cut short after finding both a
+	// positive and a negative execution did not finish (its verdict,
+	// Sometimes, is exact).
+	Incomplete string
 }
 
 // axiomResult gives an axiomatic engine's answer the shape of every other
 // model's Result.
 func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 	res := &Result{
-		Name:      t.Name,
-		Model:     m,
-		Condition: condString(t.Cond, t.Arch),
-		Ok:        r.Ok,
-		Positive:  r.Positive,
-		Negative:  r.Negative,
-		Flags:     r.Flags,
-		Why:       r.Why,
-		Stats:     Stats{States: int64(r.Candidates)},
+		Name:     t.Name,
+		Model:    m,
+		Ok:       r.Ok,
+		Positive: r.Positive,
+		Negative: r.Negative,
+		Flags:    r.Flags,
+		Why:      r.Why,
+		Stats:    Stats{States: int64(r.Candidates)},
 	}
-	if t.Cond != nil {
-		res.Kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
-	}
+	res.Kind, res.Condition = Condition(t)
 	for i, s := range r.States {
 		st := State{Values: make([]LocValue, len(s))}
 		for j, b := range s {
@@ -222,13 +223,24 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 	default:
 		res.Verdict, res.Reason, res.Ok = Unknown, r.Reason, false
 	}
-	if r.Cut && res.Verdict != Unknown && res.Verdict != Sometimes {
+	res.Incomplete = r.Incomplete
+	if r.Cut && res.Verdict != Unknown {
 		// Loops were unrolled a bounded number of times, like herd7's
 		// -unroll, and longer paths dropped: the state set may be
-		// incomplete. Sometimes stays exact (both a positive and a
-		// negative execution exist); Never and Always do not.
-		res.Reason = fmt.Sprintf("loops were unrolled a bounded number of times and longer paths dropped (herd7 -unroll would print %s)", res.Verdict)
-		res.Verdict, res.Ok = Unknown, false
+		// incomplete. Sometimes stays exact (the executions found are
+		// real ones); Never and Always do not.
+		cut := fmt.Sprintf("loops were unrolled a bounded number of times and longer paths dropped (herd7 -unroll would print %s)", res.Verdict)
+		if res.Verdict == Sometimes {
+			if res.Incomplete == "" {
+				res.Incomplete = cut
+			}
+		} else {
+			res.Reason = cut
+			res.Verdict, res.Ok = Unknown, false
+		}
+	}
+	if res.Incomplete != "" {
+		res.Partial = []string{"flags"}
 	}
 	return res
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -44,10 +45,8 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 		return nil, err
 	}
 	mc := &machine{p: p, mm: newMemModel(m)}
-	res := &Result{Name: t.Name, Model: m, Condition: condString(t.Cond, t.Arch)}
-	if t.Cond != nil {
-		res.Kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
-	}
+	res := &Result{Name: t.Name, Model: m}
+	res.Kind, res.Condition = Condition(t)
 	obs, err := p.observed()
 	if err != nil {
 		return nil, err
@@ -68,7 +67,7 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	}
 	if opt.WitnessFor != nil {
 		if witnessFor, err = p.compileProp(opt.WitnessFor); err != nil {
-			return nil, err
+			return nil, propError(err)
 		}
 	}
 	var invs []*cprop
@@ -84,16 +83,11 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	if so.maxStates <= 0 {
 		so.maxStates = DefaultMaxStates
 	}
-	if opt.Timeout > 0 {
-		so.deadline = time.Now().Add(opt.Timeout)
-	}
-	if dl, ok := ctx.Deadline(); ok && (so.deadline.IsZero() || dl.Before(so.deadline)) {
-		so.deadline = dl
-	}
+	so.budget = limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	if ok, _ := porPossible(p); ok && !opt.Plain && len(invs) == 0 {
 		so.reduced = true
 	}
-	sr, err := mc.explore(ctx, so)
+	sr, err := mc.explore(so)
 	if err != nil {
 		return nil, runtimeErr(t, err)
 	}
@@ -152,7 +146,20 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 			res.Negative++
 		}
 	}
+	// Stuck states first: the analysis may stop at the memory cap, and
+	// then the verdict is Unknown too.
+	res.Stuck = mc.stuck(sr, stuckIDs)
 	switch {
+	case sr.unknown != "" && res.Positive > 0 && res.Negative > 0:
+		// Reachable final states where the proposition holds and
+		// where it fails: Sometimes, whatever the rest of the graph.
+		res.Verdict, res.Incomplete = Sometimes, sr.unknown
+		if len(invs) > 0 {
+			res.Partial = append(res.Partial, "invariants")
+		}
+		if p.mayBlock() {
+			res.Partial = append(res.Partial, "stuck threads")
+		}
 	case sr.unknown != "":
 		res.Verdict, res.Reason = Unknown, sr.unknown
 	case res.Positive == 0:
@@ -196,7 +203,7 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 		}
 		if best >= 0 {
 			if so.reduced && !p.fixedLength() {
-				res.Witness = mc.shortestWitness(ctx, so, want)
+				res.Witness = mc.shortestWitness(so, want)
 			}
 			if res.Witness == nil {
 				tr := mc.trace(sr.path(best))
@@ -217,11 +224,27 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 		res.Violations = append(res.Violations, v)
 	}
 	res.InvariantsChecked = true
-	res.Stuck = mc.stuck(sr, stuckIDs)
 	res.Dropped = mc.droppedReport(sr, droppedIDs)
 	res.Stats.Dropped = int64(len(droppedIDs))
 	res.Stats.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// mayBlock reports whether a thread of p can be left unable to finish: p
+// has a loop, takes a lock or waits for a grace period.
+func (p *program) mayBlock() bool {
+	if p.hasLoops {
+		return true
+	}
+	for _, th := range p.threads {
+		for _, in := range th.code {
+			switch in.op {
+			case opLock, opGPWait:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fixedLength reports whether every run to a final state has the same
@@ -243,12 +266,12 @@ func (p *program) fixedLength() bool {
 
 // shortestWitness looks for a shortest trace to a final state satisfying
 // want with a plain breadth-first search, within witnessBudget states.
-func (m *machine) shortestWitness(ctx context.Context, so searchOpts, want func(*mstate) bool) *Trace {
+func (m *machine) shortestWitness(so searchOpts, want func(*mstate) bool) *Trace {
 	so.reduced, so.edges, so.inv, so.goal = false, false, nil, want
 	if so.maxStates > witnessBudget {
 		so.maxStates = witnessBudget
 	}
-	sr, err := m.explore(ctx, so)
+	sr, err := m.explore(so)
 	if err != nil || sr.goalHit < 0 {
 		return nil
 	}

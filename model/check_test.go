@@ -286,7 +286,7 @@ exists (0:r0=1)
 
 	res = run(t, src, TSO, Options{Timeout: time.Millisecond, MaxStates: 1 << 30})
 	require.Equal(t, Unknown, res.Verdict)
-	require.Equal(t, "timeout", res.Reason)
+	require.Equal(t, "timed out after 1ms", res.Reason)
 
 	// A loop that keeps storing grows the store buffer without bound.
 	storing := strings.Replace(src, "r0 = r0 + 1;", "{ r0 = r0 + 1; WRITE_ONCE(*x, r0); }", 1)

@@ -24,6 +24,9 @@ func (c *compiler) errorf(pos litmus.Pos, format string, args ...any) {
 
 // compile turns a parsed test into a program.
 func compile(t *litmus.Test) (*program, error) {
+	if errs := litmus.ResolveNames(t); len(errs) > 0 {
+		return nil, errs
+	}
 	c := &compiler{t: t, p: &program{test: t, byName: map[string]int{}, byAddr: map[val]int{}, domains: []string{""}}}
 	c.declareLocations()
 	switch t.Arch {

@@ -245,34 +245,51 @@ func (p *program) value(v val) Value {
 // locations of memory in brackets, "not (...)" for negation, and
 // parentheses around an operand whose operator differs from its parent's.
 func propString(pr litmus.Prop, arch litmus.Arch) string {
-	return propStr(pr, "", arch)
+	var b strings.Builder
+	writeProp(&b, pr, "", arch)
+	return b.String()
 }
 
-func propStr(pr litmus.Prop, parent string, arch litmus.Arch) string {
+// writeProp writes pr into one buffer, so that a long chain of conjuncts
+// prints in linear time.
+func writeProp(b *strings.Builder, pr litmus.Prop, parent string, arch litmus.Arch) {
 	switch pr := pr.(type) {
 	case *litmus.AtomProp:
-		s := locRefString(pr.Loc, arch) + "=" + valueString(pr.Val, arch)
 		if pr.Op == "!=" {
-			return "not (" + s + ")"
+			b.WriteString("not (")
 		}
-		return s
+		b.WriteString(locRefString(pr.Loc, arch))
+		b.WriteString("=")
+		b.WriteString(valueString(pr.Val, arch))
+		if pr.Op == "!=" {
+			b.WriteString(")")
+		}
 	case *litmus.NotProp:
-		return "not (" + propStr(pr.X, "", arch) + ")"
+		b.WriteString("not (")
+		writeProp(b, pr.X, "", arch)
+		b.WriteString(")")
 	case *litmus.ParenProp:
-		return propStr(pr.X, parent, arch)
+		writeProp(b, pr.X, parent, arch)
 	case *litmus.BoolProp:
 		if pr.Value {
-			return "true"
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
 		}
-		return "false"
 	case *litmus.BinProp:
-		s := propStr(pr.X, pr.Op, arch) + " " + pr.Op + " " + propStr(pr.Y, pr.Op, arch)
-		if parent != "" && (parent != pr.Op || pr.Op == "=>") {
-			return "(" + s + ")"
+		paren := parent != "" && (parent != pr.Op || pr.Op == "=>")
+		if paren {
+			b.WriteString("(")
 		}
-		return s
+		writeProp(b, pr.X, pr.Op, arch)
+		b.WriteString(" " + pr.Op + " ")
+		writeProp(b, pr.Y, pr.Op, arch)
+		if paren {
+			b.WriteString(")")
+		}
+	default:
+		b.WriteString("?")
 	}
-	return "?"
 }
 
 func locRefString(l *litmus.LocRef, arch litmus.Arch) string {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -83,11 +84,12 @@ func TestDroppedInteger(t *testing.T) {
 	require.Equal(t, "P0 accesses 5, which is not the address of a shared location, at line 7: WRITE_ONCE(*r0, 1)", res.Dropped[0].Reason)
 }
 
-// A name that is neither a parameter, a local nor a location of the test
-// (gpl here, a typo for gbl) is a register of the thread, as in herd7's C
-// parser (an identifier is LoadReg), initially 0: using it as a lock is an
-// access to 0, and only the executions that do so are dropped.
-func TestUndeclaredNameIsRegister(t *testing.T) {
+// A name used as a location that is neither a parameter, a location of
+// the init section nor a register set before (gpl here, a typo for gbl)
+// is an error under every model, with a suggestion. herd7's C parser would
+// read it as a register holding 0 and drop the executions that use it,
+// which turns a typo into a pass that checked nothing.
+func TestUndeclaredLocationIsAnError(t *testing.T) {
 	src := `C undeclared
 {}
 P0(int *f, spinlock_t *gbl)
@@ -106,10 +108,11 @@ P1(int *f)
 }
 exists (0:r1=1)
 `
-	for _, m := range []Model{SC, TSO, PSO} {
-		res := run(t, src, m, Options{})
-		require.Equal(t, []string{"0:r1=0;"}, stateLines(res), m.String())
-		require.Len(t, res.Dropped, 1, m.String())
-		require.Equal(t, "P0 accesses 0, which is not the address of a shared location, at line 9: spin_unlock(gpl)", res.Dropped[0].Reason)
+	test, err := parseSrc("t.litmus", src)
+	require.NoError(t, err)
+	for _, m := range Models() {
+		_, err := Check(context.Background(), test, m, Options{})
+		require.Error(t, err, m.String())
+		require.Equal(t, "t.litmus:9:15: undeclared location gpl (not a parameter of P0, not in the init section, not a register set earlier); did you mean gbl?", err.Error(), m.String())
 	}
 }

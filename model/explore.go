@@ -1,9 +1,10 @@
 package model
 
 import (
-	"context"
 	"fmt"
 	"time"
+
+	"github.com/litmus-dev/litmus/internal/limit"
 )
 
 // This file is the search: a breadth-first walk over the state graph with
@@ -14,9 +15,9 @@ import (
 // searchOpts configure one search.
 type searchOpts struct {
 	maxStates int
-	deadline  time.Time // zero: none
-	reduced   bool      // expand persistent sets only (por.go)
-	edges     bool      // keep every edge, for stuck analysis
+	budget    *limit.Budget // time, cancellation and the memory cap
+	reduced   bool          // expand persistent sets only (por.go)
+	edges     bool          // keep every edge, for stuck analysis
 	// inv, when set, is checked on every new state; the search records the
 	// first state that violates each proposition.
 	inv []*cprop
@@ -42,12 +43,8 @@ type search struct {
 	unknown     string
 	reduced     bool
 	elapsed     time.Duration
+	budget      *limit.Budget
 }
-
-// maxBytes bounds the search's memory (visited set, parents, edges): a
-// search that needs more ends in Unknown rather than exhausting the
-// machine.
-const maxBytes = 1536 << 20
 
 // maxBuffer bounds a store buffer's length. The machines' buffers are
 // unbounded, as in the models; a program that stores in a loop without a
@@ -55,9 +52,9 @@ const maxBytes = 1536 << 20
 // in Unknown. Litmus tests need a handful of entries.
 const maxBuffer = 64
 
-func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
+func (m *machine) explore(o searchOpts) (*search, error) {
 	start := time.Now()
-	sr := &search{m: m, set: newStateSet(), goalHit: -1, reduced: o.reduced}
+	sr := &search{m: m, set: newStateSet(), goalHit: -1, reduced: o.reduced, budget: o.budget}
 	for range o.inv {
 		sr.invHit = append(sr.invHit, -1)
 	}
@@ -74,17 +71,9 @@ func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 	cur, next := m.blank(), m.blank()
 	var all, acts []action
 	for id := 0; id < sr.set.Len(); id++ {
-		if id&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				sr.unknown = "cancelled: " + err.Error()
-				break
-			}
-			if !o.deadline.IsZero() && time.Now().After(o.deadline) {
-				sr.unknown = "timeout"
-				break
-			}
-			if sr.bytes() > maxBytes {
-				sr.unknown = fmt.Sprintf("memory limit (%d MiB for %d states)", maxBytes>>20, sr.set.Len())
+		if id&63 == 0 {
+			if err := o.budget.Err(); err != nil {
+				sr.unknown = err.Error()
 				break
 			}
 		}
@@ -111,9 +100,25 @@ func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 				break
 			}
 			key = encode(key[:0], next)
+			// A new state may make the set and the parent arrays grow,
+			// each by a copy: ask the budget first, as the next check
+			// would come after the jump.
+			if g := sr.set.growBytes() + growth(len(sr.parent), cap(sr.parent), 4) + growth(len(sr.via), cap(sr.via), 4); g >= 1<<20 {
+				if err := o.budget.Reserve(g, "the visited set"); err != nil {
+					sr.unknown = err.Error()
+					break
+				}
+			}
 			nid, isNew := sr.set.insert(key)
 			sr.transitions++
 			if o.edges {
+				if g := 2 * growth(len(sr.edgeFrom), cap(sr.edgeFrom), 4); g >= 1<<20 {
+					// Growing copies both arrays: ask first.
+					if err := o.budget.Reserve(g, "the search's edge list"); err != nil {
+						sr.unknown = err.Error()
+						break
+					}
+				}
 				sr.edgeFrom = append(sr.edgeFrom, uint32(id))
 				sr.edgeTo = append(sr.edgeTo, uint32(nid))
 			}
@@ -127,7 +132,7 @@ func (m *machine) explore(ctx context.Context, o searchOpts) (*search, error) {
 			break
 		}
 		if sr.set.Len() > o.maxStates {
-			sr.unknown = fmt.Sprintf("state limit (%d states)", o.maxStates)
+			sr.unknown = fmt.Sprintf("state limit of %d states reached", o.maxStates)
 			break
 		}
 	}
@@ -169,10 +174,11 @@ func (sr *search) state(id int) *mstate {
 	return s
 }
 
-// bytes is the memory the search holds: the visited set, parents,
-// actions and edges.
+// bytes is the memory the search's own storage takes: the visited set,
+// parents, actions and edges. It is a statistic (Stats.BytesPerState); the
+// memory cap is on what the whole process holds (internal/limit).
 func (sr *search) bytes() int64 {
-	return sr.set.bytes() + int64(cap(sr.parent))*4 + int64(cap(sr.via))*4 + int64(cap(sr.edgeFrom)+cap(sr.edgeTo))*4
+	return sr.set.size() + int64(cap(sr.parent))*4 + int64(cap(sr.via))*4 + int64(cap(sr.edgeFrom)+cap(sr.edgeTo))*4
 }
 
 // bytesPerState is bytes per state.

@@ -74,7 +74,10 @@ type FenceReport struct {
 	Name     string
 	Model    Model
 	Baseline Verdict
-	Sites    []FenceResult
+	// BaselineReason is why the baseline is Unknown, when it is: then
+	// Sites and Minimal are empty, as nothing can be judged against it.
+	BaselineReason string
+	Sites          []FenceResult
 	// Minimal is a minimal sufficient set: the sites that must be kept
 	// (all others weakened at once) for the baseline verdict, found by
 	// weakening the sites one by one in source order and keeping each
@@ -289,6 +292,7 @@ func Fences(ctx context.Context, t *litmus.Test, m Model, opt Options) (*FenceRe
 	}
 	rep := &FenceReport{Name: t.Name, Model: m, Baseline: base.Verdict}
 	if base.Verdict == Unknown {
+		rep.BaselineReason = base.Reason
 		rep.Unknown = "baseline: " + base.Reason
 		return rep, nil
 	}

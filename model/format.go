@@ -92,6 +92,14 @@ func (t Trace) String() string {
 //	Positive: 1 Negative: 3
 //	Condition exists (0:r0=0 /\ 1:r0=0)
 //	Observation SB Sometimes 1 3
+//
+// An Unknown result has no verdict, so it prints none of the lines a
+// script reading herd's output takes for one: no Ok/No line, no
+// Witnesses and Positive/Negative lines, and "Observation NAME Unknown"
+// without counts. Its States are the final states found before the
+// search stopped. The kernel's judgelitmus.sh, which looks for the
+// expected word on the Observation line (and "Never 0 0" for DEADLOCK),
+// then reports the test as not verified.
 func (r *Result) WriteHerd(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Test %s %s\n", r.Name, r.Kind)
@@ -100,20 +108,29 @@ func (r *Result) WriteHerd(w io.Writer) error {
 		b.WriteString(s.String())
 		b.WriteByte('\n')
 	}
-	if r.Ok {
+	unknown := r.Verdict == Unknown
+	switch {
+	case unknown:
+	case r.Ok:
 		b.WriteString("Ok\n")
-	} else {
+	default:
 		b.WriteString("No\n")
 	}
-	pos, neg := r.Witnesses()
-	fmt.Fprintf(&b, "Witnesses\nPositive: %d Negative: %d\n", pos, neg)
+	if !unknown {
+		pos, neg := r.Witnesses()
+		fmt.Fprintf(&b, "Witnesses\nPositive: %d Negative: %d\n", pos, neg)
+	}
 	for _, f := range r.Flags {
 		fmt.Fprintf(&b, "Flag %s\n", f)
 	}
 	if r.Condition != "" {
 		fmt.Fprintf(&b, "Condition %s\n", r.Condition)
 	}
-	fmt.Fprintf(&b, "Observation %s %s %d %d\n", r.Name, r.Verdict, r.Positive, r.Negative)
+	if unknown {
+		fmt.Fprintf(&b, "Observation %s %s\n", r.Name, r.Verdict)
+	} else {
+		fmt.Fprintf(&b, "Observation %s %s %d %d\n", r.Name, r.Verdict, r.Positive, r.Negative)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

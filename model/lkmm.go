@@ -23,13 +23,12 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	if t.Arch != litmus.ArchC && t.Arch != litmus.ArchLISA {
 		return nil, fmt.Errorf("%s: the Linux-kernel memory model applies to C and LISA tests, not %s", t.Name, t.Arch)
 	}
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
 	start := time.Now()
-	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: opt.MaxStates})
+	maxCand := opt.MaxStates
+	if maxCand <= 0 {
+		maxCand = DefaultMaxStates // as for the other models
+	}
+	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory})
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +42,7 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	res := axiomResult(t, LKMM, axiomSummary{
 		States: states, Verdict: axiom.Verdict(r.Verdict), Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
-		Cut: r.Cut, Candidates: r.Candidates,
+		Cut: r.Cut, Candidates: r.Candidates, Incomplete: r.Incomplete,
 	})
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "lkmm"

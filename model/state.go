@@ -131,30 +131,71 @@ func decode(b []byte, s *mstate) {
 	}
 }
 
-// stateSet is the visited set: every state's encoding in one arena, an
-// open-addressing table of state numbers, and equality on the bytes. A
-// state's number is its insertion order, which for a breadth-first search
-// is also non-decreasing depth order.
+// stateSet is the visited set: every state's encoding in an arena of
+// fixed-size chunks, an open-addressing table of state numbers, and
+// equality on the bytes. A state's number is its insertion order, which
+// for a breadth-first search is also non-decreasing depth order.
+//
+// The arena grows a chunk at a time rather than by copying one ever
+// larger array: a copy would hold the old and the new array at once, and
+// the memory cap (internal/limit) could not stop a search before such a
+// jump.
 type stateSet struct {
-	seed  maphash.Seed
-	arena []byte
-	offs  []uint64 // state i is arena[offs[i]:offs[i+1]]
+	seed   maphash.Seed
+	chunks [][]byte
+	// pos[i] locates state i: its chunk in the high 32 bits, its offset
+	// there in the low ones. The encoding is stored after its length, a
+	// uvarint.
+	pos   []uint64
 	table []uint32 // 0 empty, else state number + 1
 	mask  uint64
+	bytes int64 // of the chunks
 }
 
+// Arena chunks start small, double up to maxChunk and stay there; an
+// encoding longer than a chunk gets a chunk of its own.
+const (
+	firstChunk = 1 << 10
+	maxChunk   = 4 << 20
+)
+
 func newStateSet() *stateSet {
-	s := &stateSet{seed: maphash.MakeSeed(), offs: []uint64{0}}
+	s := &stateSet{seed: maphash.MakeSeed()}
 	s.table = make([]uint32, 1<<10)
 	s.mask = uint64(len(s.table) - 1)
 	return s
 }
 
 // Len returns the number of states.
-func (s *stateSet) Len() int { return len(s.offs) - 1 }
+func (s *stateSet) Len() int { return len(s.pos) }
 
 // get returns the encoding of state i.
-func (s *stateSet) get(i int) []byte { return s.arena[s.offs[i]:s.offs[i+1]] }
+func (s *stateSet) get(i int) []byte {
+	p := s.pos[i]
+	c := s.chunks[p>>32][p&(1<<32-1):]
+	n, k := binary.Uvarint(c)
+	return c[k : k+int(n)]
+}
+
+// add stores key in the arena and returns its position.
+func (s *stateSet) add(key []byte) uint64 {
+	need := binary.MaxVarintLen64 + len(key)
+	last := len(s.chunks) - 1
+	if last < 0 || cap(s.chunks[last])-len(s.chunks[last]) < need {
+		size := firstChunk
+		if last >= 0 {
+			size = min(2*cap(s.chunks[last]), maxChunk)
+		}
+		s.chunks = append(s.chunks, make([]byte, 0, max(size, need)))
+		last++
+		s.bytes += int64(cap(s.chunks[last]))
+	}
+	c := s.chunks[last]
+	p := uint64(last)<<32 | uint64(len(c))
+	c = binary.AppendUvarint(c, uint64(len(key)))
+	s.chunks[last] = append(c, key...)
+	return p
+}
 
 // insert adds the encoding key and returns its state number and whether
 // it was new.
@@ -164,8 +205,7 @@ func (s *stateSet) insert(key []byte) (int, bool) {
 		e := s.table[i]
 		if e == 0 {
 			id := s.Len()
-			s.arena = append(s.arena, key...)
-			s.offs = append(s.offs, uint64(len(s.arena)))
+			s.pos = append(s.pos, s.add(key))
 			s.table[i] = uint32(id + 1)
 			if uint64(s.Len())*4 > uint64(len(s.table))*3 {
 				s.grow()
@@ -192,7 +232,28 @@ func (s *stateSet) grow() {
 	s.table, s.mask = t, mask
 }
 
-// bytes returns the memory the set holds.
-func (s *stateSet) bytes() int64 {
-	return int64(cap(s.arena)) + int64(cap(s.offs))*8 + int64(cap(s.table))*4
+// growBytes returns the bytes that inserting one more new state may
+// allocate at once: a bigger position array, a bigger table.
+func (s *stateSet) growBytes() uint64 {
+	g := growth(len(s.pos), cap(s.pos), 8)
+	if uint64(s.Len()+1)*4 > uint64(len(s.table))*3 {
+		g += uint64(len(s.table)) * 2 * 4
+	}
+	return g
+}
+
+// growth returns the bytes of the new array that appending one element
+// to a slice of length n and capacity c, with elements of sz bytes,
+// allocates (about a quarter more than c, as append grows large
+// slices), or 0 when the element fits.
+func growth(n, c, sz int) uint64 {
+	if n < c {
+		return 0
+	}
+	return uint64(c+c/4+256) * uint64(sz)
+}
+
+// size returns the memory the set holds.
+func (s *stateSet) size() int64 {
+	return s.bytes + int64(cap(s.pos))*8 + int64(cap(s.table))*4
 }

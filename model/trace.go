@@ -83,8 +83,13 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 	if len(out) > 0 || sr.edgeFrom == nil || sr.unknown != "" {
 		return out
 	}
-	// Reverse reachability from the final states.
+	// Reverse reachability from the final states, over two copies of the
+	// edges.
 	n := sr.set.Len()
+	if err := sr.budget.Reserve(uint64(n)*9+uint64(len(sr.edgeFrom))*8, "the search for stuck threads"); err != nil {
+		sr.unknown = err.Error()
+		return nil
+	}
 	radj := csr(n, sr.edgeTo, sr.edgeFrom)
 	canFinish := make([]bool, n)
 	var queue []uint32
@@ -132,8 +137,13 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 				}
 			}
 		}
-		s := sr.state(id)
-		st := Stuck{Trace: m.trace(sr.path(id))}
+		// Report the threads where they stay: in a state of a sink
+		// component (one the search cannot leave) reachable from id, not
+		// in id itself, which may come before the loop ("while (1) {}"
+		// used to be reported at the line before it).
+		w := sinkState(adj, id)
+		s := sr.state(w)
+		st := Stuck{Trace: m.trace(sr.path(w))}
 		st.Trace.Shortest = true
 		var reasons []string
 		for t, f := range finishes {
@@ -147,9 +157,72 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 			reasons = append(reasons, fmt.Sprintf("P%d can never finish (it is at line %d: %s)", th.id, pos.Line, in.text))
 		}
 		st.Reason = joinReasons(reasons)
-		out = append(out, st)
+		out = appendNew(out, st)
 	}
 	return out
+}
+
+// appendNew appends st unless out already has a report with its reason:
+// several stuck states may leave the threads stuck at the same places.
+func appendNew(out []Stuck, st Stuck) []Stuck {
+	for _, o := range out {
+		if o.Reason == st.Reason {
+			return out
+		}
+	}
+	return append(out, st)
+}
+
+// sinkState returns a state of a sink strongly connected component
+// reachable from id (the first state of it in breadth-first order): a set
+// of states the search, once there, never leaves. It is the first
+// component Tarjan's algorithm completes from id.
+func sinkState(adj *adjacency, id int) int {
+	index := map[uint32]int{}
+	low := map[uint32]int{}
+	onStack := map[uint32]bool{}
+	var stack []uint32
+	type frame struct {
+		v    uint32
+		next int
+	}
+	calls := []frame{{v: uint32(id)}}
+	index[uint32(id)], low[uint32(id)] = 0, 0
+	stack, onStack[uint32(id)] = append(stack, uint32(id)), true
+	for len(calls) > 0 {
+		f := &calls[len(calls)-1]
+		out := adj.out(f.v)
+		if f.next < len(out) {
+			u := out[f.next]
+			f.next++
+			if _, seen := index[u]; !seen {
+				index[u], low[u] = len(index), len(index)
+				stack, onStack[u] = append(stack, u), true
+				calls = append(calls, frame{v: u})
+			} else if onStack[u] {
+				low[f.v] = min(low[f.v], index[u])
+			}
+			continue
+		}
+		v := f.v
+		calls = calls[:len(calls)-1]
+		if len(calls) > 0 {
+			p := calls[len(calls)-1].v
+			low[p] = min(low[p], low[v])
+		}
+		if low[v] == index[v] {
+			// The first component completed: nothing leaves it.
+			best := v
+			for i := len(stack) - 1; i >= 0; i-- {
+				best = min(best, stack[i])
+				if stack[i] == v {
+					break
+				}
+			}
+			return int(best)
+		}
+	}
+	return id
 }
 
 // blockReports builds a Stuck for each of the first maxStuck states of
@@ -182,7 +255,7 @@ func (m *machine) blockReports(sr *search, ids []int, blocked func(s *mstate, t 
 			st.Trace.Steps = append(st.Trace.Steps, Step{Kind: StepBlock, Thread: th.id, Pos: pos, Text: in.text, Note: note})
 		}
 		st.Reason = joinReasons(reasons)
-		out = append(out, st)
+		out = appendNew(out, st)
 	}
 	return out
 }

@@ -47,21 +47,37 @@ Expectations are read from the test's comments: the kernel's own
 model. "Invariant: Holds|Violated" (or "Invariant-TSO: ...") says what the
 test's invariant clauses are expected to do; without it a violated invariant
 is a failure. "Result: DEADLOCK" (the kernel's convention) expects that no
-execution completes: stuck threads under sc/tso/pso, no allowed execution
-("Never 0 0") under lkmm. A "DATARACE" marker on the Result line expects the
+execution reaches the end, as the kernel's judgelitmus.sh reads it: herd's
+"Never 0 0", no final state after the filter, under every model (stuck
+threads are then expected). A "DATARACE" marker on the Result line expects the
 LKMM's data-race flag, and as in the kernel's judgelitmus.sh a flagged data
-race forgives the LKMM verdict.
+race forgives the LKMM verdict. A result with no final state (every
+execution dropped, stuck, filtered out or forbidden) meets no expectation
+but DEADLOCK: Never over nothing checks nothing.
+
+A name a thread uses as a location (dereferenced, or passed as a pointer)
+that is not a parameter of the thread, not in the init section and not a
+register set earlier is an input error, with a suggestion ("did you mean
+flag?"); an error that every model finds is printed once.
+
+The limits hold under every model. The memory cap is on what the whole
+process holds, by the Go runtime's own count (heap, stacks, the runtime's
+data), shared by the files checked at a time; the process may pass it by
+at most 32 MiB before a search notices. Tests larger than 8 MiB are
+refused. FILE "-" reads a test from standard input.
 
 Exit status: 0 when every result meets its expectations; 1 when a verdict
-differs from its expectation, an invariant is violated unexpectedly, a
-thread can get stuck, or a search ends Unknown (unless --allow-unknown);
+differs from its expectation, no final state is reachable, an invariant is
+violated unexpectedly, a thread can get stuck, or a search ends Unknown
+(unless --allow-unknown);
 2 for usage and input errors (after the other files have been checked).
 
 Flags:
 	--model M         sc, tso, pso, lkmm, a comma-separated list, or all (default tso)
 	--json            print JSON Lines, one object per test and model (see 'litmus help json')
-	--max-states N    stop a search after N distinct states, giving Unknown (default 5000000; the search also stops at 1.5 GiB)
+	--max-states N    stop a search after N distinct states (lkmm: N candidate executions), giving Unknown (default 5000000)
 	--timeout D       stop a search after duration D (e.g. 30s), giving Unknown (default none)
+	--max-memory N    stop a search when the process holds more than N MiB, giving Unknown (default 1536)
 	--allow-unknown   do not fail on Unknown verdicts
 	--jobs N          check N files at a time (default: the number of CPUs)
 	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
@@ -88,9 +104,11 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var((*stringList)(&o.cats), "cat", "a cat model file to check under too (repeatable)")
 	fs.StringVar(&o.modelDir, "model-dir", "", "a directory with linux-kernel.cfg (a kernel tree's tools/memory-model) whose LKMM to check under too")
 	fs.Var((*stringList)(&o.includes), "I", "a directory searched for files a --cat model includes (repeatable)")
-	fs.IntVar(&o.maxStates, "max-states", model.DefaultMaxStates, "state limit per search")
-	fs.DurationVar(&o.timeout, "timeout", 0, "time limit per search")
-	fs.IntVar(&o.jobs, "jobs", 0, "files checked at a time")
+	o.maxStates, o.maxMemory, o.timeout, o.jobs = model.DefaultMaxStates, model.DefaultMaxMemory>>20, 0, 0
+	fs.Var(positive{&o.maxStates}, "max-states", "state limit per search")
+	fs.Var(positive{&o.maxMemory}, "max-memory", "memory cap of the process, in MiB")
+	fs.Var(nonNegative{&o.timeout}, "timeout", "time limit per search")
+	fs.Var(positive{&o.jobs}, "jobs", "files checked at a time (default: the number of CPUs)")
 }
 
 func runCheck(ctx context.Context, env *Env, args []string) int {
@@ -137,16 +155,20 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	var summary []fileResult
 	prog := newProgress(env, len(files), f.progress)
 	enc := json.NewEncoder(env.Stdout)
-	checkAll(ctx, files, models, f.runOptions, model.Options{}, func(_ int, fr fileResult) {
+	enc.SetEscapeHTML(false) // "<stdin>", "-fr->" as written
+	checkAll(ctx, env, files, models, f.runOptions, model.Options{}, func(_ int, fr fileResult) {
 		prog.step(fr.file)
+		// An error every model finds (a misspelt location, a thread the
+		// condition names that does not exist) is printed once.
+		seen := map[string]bool{}
 		if fr.err != nil {
-			printInputError(env, fr.file, fr.err)
+			printInputError(env, fr.file, fr.err, seen)
 			code = max(code, exitUsage)
 		}
 		for i := range fr.results {
 			mr := &fr.results[i]
 			if mr.err != nil {
-				printInputError(env, fr.file, mr.err)
+				printInputError(env, fr.file, mr.err, seen)
 				code = max(code, exitUsage)
 				continue
 			}
@@ -182,20 +204,31 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 }
 
 // printInputError prints a parse or meaning error, one line per error,
-// as "litmus: file:line:col: message".
-func printInputError(env *Env, file string, err error) {
+// as "litmus: file:line:col: message". With seen not nil, a line already
+// in seen is not printed again.
+func printInputError(env *Env, file string, err error, seen map[string]bool) {
+	var lines []string
 	var list litmus.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
-			env.Errorf("%s", e)
+			lines = append(lines, e.Error())
 		}
-		return
+	} else {
+		msg := err.Error()
+		if !strings.HasPrefix(msg, file) {
+			msg = file + ": " + msg
+		}
+		lines = append(lines, msg)
 	}
-	msg := err.Error()
-	if !strings.HasPrefix(msg, file) {
-		msg = file + ": " + msg
+	for _, l := range lines {
+		if seen != nil {
+			if seen[l] {
+				continue
+			}
+			seen[l] = true
+		}
+		env.Errorf("%s", l)
 	}
-	env.Errorf("%s", msg)
 }
 
 // writeSummary prints the test × model table of verdicts.
@@ -228,7 +261,12 @@ func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnkn
 		}
 		fmt.Fprint(tw, name)
 		if fr.err != nil {
-			fmt.Fprint(tw, "\tinput error")
+			// A cell under every model, or the rows below lose their
+			// alignment (tabwriter aligns runs of lines with the same
+			// cells).
+			for range models {
+				fmt.Fprint(tw, "\tinput error")
+			}
 			fail++
 			fmt.Fprintln(tw)
 			continue
@@ -270,7 +308,9 @@ func cell(mr *modelResult) string {
 		return "error"
 	}
 	s := mr.res.Verdict.String()
-	if ok, has := mr.verdictOK(); has {
+	if mr.vacuous() && !mr.expectDeadlock() {
+		s += " (no final state)"
+	} else if ok, has := mr.verdictOK(); has {
 		if ok {
 			s += " (ok)"
 		} else {
@@ -288,6 +328,9 @@ func cell(mr *modelResult) string {
 	if mr.res.Stats.Dropped > 0 {
 		s += " +dropped"
 	}
+	if mr.res.Incomplete != "" {
+		s += " +incomplete"
+	}
 	return s
 }
 
@@ -299,6 +342,7 @@ type jsonResult struct {
 	Model       string          `json:"model"`
 	Observation string          `json:"observation"`
 	Reason      string          `json:"reason,omitempty"`
+	Incomplete  string          `json:"incomplete,omitempty"`
 	Kind        string          `json:"kind,omitempty"`
 	Condition   string          `json:"condition,omitempty"`
 	HerdOk      *bool           `json:"herd_ok"`
@@ -364,11 +408,17 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 		if mr.err != nil {
 			msg := mr.err.Error()
 			j.Observation, j.Error = "Error", &msg
+			j.Kind, j.Condition = model.Condition(fr.test)
+			if mr.expect != "" {
+				e := mr.expect
+				j.Expected = &e
+			}
 			_ = enc.Encode(j)
 			continue
 		}
 		r := mr.res
 		j.Observation, j.Reason, j.Kind, j.Condition = r.Verdict.String(), r.Reason, r.Kind, r.Condition
+		j.Incomplete = r.Incomplete
 		if r.Verdict != model.Unknown {
 			ok := r.Ok
 			j.HerdOk = &ok
@@ -381,7 +431,7 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 			e := mr.expect
 			j.Expected = &e
 			if r.Verdict != model.Unknown {
-				ok := r.Verdict.String() == e
+				ok, _ := mr.verdictOK()
 				j.OK = &ok
 			}
 		}

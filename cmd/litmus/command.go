@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Exit codes, as documented in "litmus help".
@@ -38,6 +39,10 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// StderrIsTerminal enables the progress bar.
 	StderrIsTerminal bool
+
+	stdinOnce sync.Once // standard input is read once (files.go)
+	stdinSrc  []byte
+	stdinErr  error
 }
 
 // Errorf prints "litmus: msg" on stderr.
@@ -82,6 +87,16 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: litmus %s\nRun 'litmus help %s' for details.\n", c.UsageLine, c.Name)
+	}
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			// "litmus check --help" prints the command's help, flags
+			// included, as "litmus help check" does.
+			return runHelp(ctx, env, []string{c.Name})
+		}
 	}
 	if c.SetFlags != nil {
 		c.SetFlags(fs)

@@ -29,7 +29,7 @@ herd's Ok became No. It is 0 otherwise, and 2 for input errors.
 
 Flags:
 	--model M       sc, tso, pso, lkmm, a comma-separated list, or all (default all)
-	--max-states N, --timeout D   search bounds, as for check
+	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			diffFlags = runOptions{}
@@ -52,9 +52,9 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	}
 	var tests [2]*litmus.Test
 	for i, f := range args {
-		t, err := diffFlags.parseTest(f)
+		t, err := env.parseArg(f, diffFlags.prims)
 		if err != nil {
-			printInputError(env, f, err)
+			printInputError(env, f, err, nil)
 			return exitUsage
 		}
 		tests[i] = t
@@ -64,7 +64,8 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
-	opt := model.Options{MaxStates: diffFlags.maxStates, Timeout: diffFlags.timeout, NoWitness: true}
+	opt := diffFlags.modelOptions()
+	opt.NoWitness = true
 	w := env.Stdout
 	code := exitOK
 	fmt.Fprintf(w, "--- %s (%s)\n+++ %s (%s)\n", args[0], tests[0].Name, args[1], tests[1].Name)
@@ -73,7 +74,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		for i, t := range tests {
 			r, err := model.Check(ctx, t, m, opt)
 			if err != nil {
-				printInputError(env, args[i], err)
+				printInputError(env, args[i], err, nil)
 				return exitUsage
 			}
 			rs[i] = r

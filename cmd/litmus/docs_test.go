@@ -17,7 +17,8 @@ import (
 //	...output...
 //	```
 //
-// is the output of that command run from the repository root; this test
+// is the output of that command run from the repository root (with its
+// standard error after the output when the command ends in "2>&1"); this test
 // re-runs every such command and fails when a block is stale (-update
 // rewrites them). The seconds on herd's Time lines and in JSON's
 // elapsed_s, the only parts of the output that vary between runs, are not
@@ -44,10 +45,17 @@ func TestDocsOutputIsReal(t *testing.T) {
 			out := docCmdRE.ReplaceAllStringFunc(text, func(block string) string {
 				m := docCmdRE.FindStringSubmatch(block)
 				args := strings.Fields(m[1])[1:]
+				withStderr := len(args) > 0 && args[len(args)-1] == "2>&1"
+				if withStderr {
+					args = args[:len(args)-1]
+				}
 				require.NoError(t, os.Chdir("../.."))
-				stdout, _, _ := run(t, args...)
+				stdout, stderr, _ := run(t, args...)
 				require.NoError(t, os.Chdir(wd))
 				got := stdout
+				if withStderr {
+					got += stderr
+				}
 				if maskTime(got) != maskTime(m[2]) {
 					failed = true
 					if !*update {
@@ -72,4 +80,40 @@ var (
 // elapsed_s, the only parts of the output that vary between runs.
 func maskTime(s string) string {
 	return elapsedRE.ReplaceAllString(timeRE.ReplaceAllString(s, "$1 S"), `"elapsed_s":S`)
+}
+
+// TestLicence: the repository says under which licence it is
+// distributed, with the full text and a notice naming what it derives
+// from.
+func TestLicence(t *testing.T) {
+	lic, err := os.ReadFile("../../LICENSE")
+	require.NoError(t, err, "the repository needs a LICENSE")
+	require.Contains(t, string(lic), "GNU GENERAL PUBLIC LICENSE")
+	require.Contains(t, string(lic), "Version 2, June 1991")
+	notice, err := os.ReadFile("../../NOTICE")
+	require.NoError(t, err, "the repository needs a NOTICE")
+	for _, src := range []string{"linux-kernel.cat", "linux-kernel.bell", "lock.cat", "linux-kernel.def", "herdtools7", "CeCILL-B"} {
+		require.Contains(t, string(notice), src, "NOTICE must say what is derived from %s", src)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	require.Contains(t, string(readme), "## Licence")
+	require.Contains(t, string(readme), "GPL-2.0-or-later")
+}
+
+// TestBundledTestsAreCanonical: the tests shipped in testdata/ and
+// docs/examples/ are in 'litmus fmt' form, so that fmt -l on them is
+// silent and they show the layout fmt writes.
+func TestBundledTestsAreCanonical(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/*.litmus")
+	require.NoError(t, err)
+	examples, err := filepath.Glob("../../docs/examples/*.litmus")
+	require.NoError(t, err)
+	files = append(files, examples...)
+	require.NotEmpty(t, examples)
+	for _, f := range files {
+		out, errOut, code := run(t, "fmt", "-l", f)
+		require.Equal(t, exitOK, code, errOut)
+		require.Empty(t, out, "%s is not in canonical form; run litmus fmt -w %s", f, f)
+	}
 }

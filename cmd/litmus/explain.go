@@ -43,8 +43,11 @@ that reaches it.
 Flags:
 	--model M       sc, tso, pso or lkmm (default tso)
 	--state COND    explain a final state satisfying COND instead of the condition
-	--dot FILE      also write a Graphviz picture of the execution to FILE ("-" for stdout)
-	--max-states N, --timeout D   search bounds, as for check
+	--dot FILE      also write a Graphviz picture of the execution to FILE; with
+	                "-" the picture alone goes to stdout (pipe it to dot) and the
+	                explanation to stderr; an error when there is no execution
+	                to draw (under lkmm, or when nothing reaches the outcome)
+	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags
@@ -67,9 +70,9 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
-	t, err := f.parseTest(args[0])
+	t, err := env.parseArg(args[0], f.prims)
 	if err != nil {
-		printInputError(env, args[0], err)
+		printInputError(env, args[0], err, nil)
 		return exitUsage
 	}
 	ms, err := modelsFor(f.runOptions, t)
@@ -81,10 +84,15 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		return exitUsage
 	}
 	m := ms[0]
-	opt := model.Options{MaxStates: f.maxStates, Timeout: f.timeout}
+	opt := f.modelOptions()
 	if f.state != "" {
 		p, err := parseProp(f.state)
 		if err != nil {
+			env.Errorf("--state: %v", err)
+			return exitUsage
+		}
+		if err := model.CheckProp(t, p); err != nil {
+			// The proposition is the flag's, not the file's.
 			env.Errorf("--state: %v", err)
 			return exitUsage
 		}
@@ -92,10 +100,26 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	}
 	r, err := model.Check(ctx, t, m, opt)
 	if err != nil {
-		printInputError(env, args[0], err)
+		printInputError(env, args[0], err, nil)
+		return exitUsage
+	}
+	if f.dot != "" && r.Witness == nil {
+		why := "no execution reaches " + r.Condition
+		if f.state != "" {
+			why = "no execution reaches the final state " + f.state
+		}
+		if m == model.LKMM {
+			why = "the LKMM is axiomatic: it has no interleaving to draw"
+		}
+		env.Errorf("--dot: nothing to draw: %s", why)
 		return exitUsage
 	}
 	w := env.Stdout
+	if f.dot == "-" {
+		// The graph alone goes to standard output, so that it can be
+		// piped to dot; the explanation goes to standard error.
+		w = env.Stderr
+	}
 	what := "the condition " + r.Condition
 	if f.state != "" {
 		what = "the final state " + f.state
@@ -107,6 +131,9 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	fmt.Fprintf(w, "Test %s under %s: %s (%d final states, %d %s)\n", r.Name, m, r.Verdict, len(r.States), r.Stats.States, explored)
 	if r.Verdict == model.Unknown {
 		fmt.Fprintf(w, "The search was cut short (%s): what follows may be incomplete.\n", r.Reason)
+	}
+	if r.Incomplete != "" {
+		fmt.Fprintf(w, "The search stopped early (%s) after it found final states where the condition holds and where it fails: %s is certain, but what follows may be incomplete.\n", r.Incomplete, r.Verdict)
 	}
 	switch {
 	case r.Witness == nil && r.Why != "":

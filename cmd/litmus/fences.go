@@ -36,7 +36,7 @@ relaxed or plain form) and re-checks the test, then prints, per model:
 
 Flags:
 	--model M       sc, tso, pso, lkmm, a comma-separated list, or all (default tso)
-	--max-states N, --timeout D   search bounds, as for check
+	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			fencesFlags = runOptions{}
@@ -55,9 +55,9 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
-	t, err := fencesFlags.parseTest(args[0])
+	t, err := env.parseArg(args[0], fencesFlags.prims)
 	if err != nil {
-		printInputError(env, args[0], err)
+		printInputError(env, args[0], err, nil)
 		return exitUsage
 	}
 	models, err := modelsFor(fencesFlags, t)
@@ -65,19 +65,27 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
-	opt := model.Options{MaxStates: fencesFlags.maxStates, Timeout: fencesFlags.timeout}
+	opt := fencesFlags.modelOptions()
 	code := exitOK
 	w := env.Stdout
 	for i, m := range models {
 		rep, err := model.Fences(ctx, t, m, opt)
 		if err != nil {
-			printInputError(env, args[0], err)
+			printInputError(env, args[0], err, nil)
 			return exitUsage
 		}
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s under %s: %s as written\n", rep.Name, m, rep.Baseline)
+		if rep.Baseline == model.Unknown {
+			// Nothing can be judged against a verdict that is not
+			// known; say so rather than that there is nothing to weaken.
+			n := len(model.Sites(t))
+			fmt.Fprintf(w, "  the search of the test as written ended Unknown (%s): none of its %d ordering constructs can be judged; give the search more room (--max-states, --timeout, --max-memory)\n", rep.BaselineReason, n)
+			code = exitCheck
+			continue
+		}
 		if len(rep.Sites) == 0 {
 			fmt.Fprintln(w, "  no ordering constructs to weaken")
 		}

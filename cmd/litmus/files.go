@@ -6,7 +6,44 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/litmus-dev/litmus/litmus"
 )
+
+// stdinArg is the argument that names standard input, and stdinName how
+// messages name it.
+const (
+	stdinArg  = "-"
+	stdinName = "<stdin>"
+)
+
+// readSource reads the test named by arg: the file, or standard input for
+// "-" (read once, whichever command asks), at most litmus.MaxSize bytes.
+// It returns the name to print in messages.
+func (e *Env) readSource(arg string) (name string, src []byte, err error) {
+	if arg != stdinArg {
+		f, err := os.Open(arg)
+		if err != nil {
+			return arg, nil, err
+		}
+		defer f.Close()
+		src, err := litmus.ReadSource(arg, f)
+		return arg, src, err
+	}
+	e.stdinOnce.Do(func() {
+		e.stdinSrc, e.stdinErr = litmus.ReadSource(stdinName, e.Stdin)
+	})
+	return stdinName, e.stdinSrc, e.stdinErr
+}
+
+// parseArg reads and parses the test named by arg ("-": standard input).
+func (e *Env) parseArg(arg string, prims litmus.Table) (*litmus.Test, error) {
+	name, src, err := e.readSource(arg)
+	if err != nil {
+		return nil, err
+	}
+	return litmus.ParseWith(name, src, prims)
+}
 
 // expandArgs turns the FILE|DIR arguments into the list of files to check:
 // files as given, directories walked for *.litmus files in lexical order.
@@ -14,6 +51,10 @@ import (
 // files are still checked.
 func expandArgs(args []string) (files []string, errs []error) {
 	for _, a := range args {
+		if a == stdinArg {
+			files = append(files, a)
+			continue
+		}
 		st, err := os.Stat(a)
 		if err != nil {
 			errs = append(errs, err)

@@ -52,15 +52,15 @@ func runFmt(_ context.Context, env *Env, args []string) int {
 		code = exitUsage
 	}
 	for _, file := range files {
-		src, err := os.ReadFile(file)
+		name, src, err := env.readSource(file)
 		if err != nil {
 			env.Errorf("%v", err)
 			code = exitUsage
 			continue
 		}
-		t, err := litmus.Parse(file, src)
+		t, err := litmus.Parse(name, src)
 		if err != nil {
-			printInputError(env, file, err)
+			printInputError(env, file, err, nil)
 			code = exitUsage
 			continue
 		}
@@ -69,7 +69,7 @@ func runFmt(_ context.Context, env *Env, args []string) int {
 		if fmtFlags.list && changed {
 			fmt.Fprintln(env.Stdout, file)
 		}
-		if fmtFlags.write {
+		if fmtFlags.write && file != stdinArg {
 			if changed {
 				if err := os.WriteFile(file, out, 0o644); err != nil {
 					env.Errorf("%v", err)

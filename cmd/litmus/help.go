@@ -21,8 +21,14 @@ func init() {
 		Name:      "version",
 		UsageLine: "version",
 		Short:     "print the litmus version",
-		Long:      "Version prints the module version and VCS revision litmus was built from.",
-		Run:       runVersion,
+		Long: `
+Version prints the module version and the VCS revision litmus was built
+from, with "+dirty" when the checkout had changes: for instance
+"litmus v0.0.0-20261201163025-20317e10012a". A binary built by 'go install'
+or 'go build' in a git clone carries them; one built by 'go run', with
+-buildvcs=false, or outside a git checkout does not, and prints
+"litmus (devel)".`,
+		Run: runVersion,
 	})
 }
 
@@ -48,14 +54,24 @@ func runHelp(_ context.Context, env *Env, args []string) int {
 	return exitOK
 }
 
-func runVersion(_ context.Context, env *Env, _ []string) int {
+func runVersion(_ context.Context, env *Env, args []string) int {
+	if len(args) > 0 {
+		env.Errorf("usage: litmus version")
+		return exitUsage
+	}
 	fmt.Fprintln(env.Stdout, versionString())
 	return exitOK
 }
 
 func versionString() string {
+	bi, _ := debug.ReadBuildInfo()
+	return versionFrom(bi)
+}
+
+// versionFrom formats the version of a build.
+func versionFrom(bi *debug.BuildInfo) string {
 	v, rev, dirty := "(devel)", "", false
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	if bi != nil {
 		if bi.Main.Version != "" {
 			v = bi.Main.Version
 		}
@@ -69,14 +85,15 @@ func versionString() string {
 		}
 	}
 	s := "litmus " + v
-	if rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" && !strings.Contains(v, rev) {
+		// A pseudo-version already names the revision.
 		s += " " + rev
-		if dirty {
-			s += "+dirty"
-		}
+	}
+	if dirty {
+		s += "+dirty"
 	}
 	return s
 }

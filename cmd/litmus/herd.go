@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/litmus-dev/litmus/model"
 )
@@ -21,15 +22,21 @@ import (
 //	Time NAME S
 //
 // with litmus's own lines, which herd never prints, before the Time line:
-// "Unknown NAME reason" when the search was cut short, "Invariant NAME
-// violated ...", "Stuck NAME ..." and "Dropped NAME ..." (executions
-// dropped for accessing a non-address, model.Result.Dropped). With
-// withTime false the Time line is left out so that the output is
-// byte-for-byte reproducible.
+// "Unknown NAME reason" when the search was cut short (then the block has
+// no Ok/No, no Positive/Negative and no counts on the Observation line,
+// model.Result.WriteHerd), "Incomplete NAME ..." when it was cut short
+// after the verdict was already certain, "Invariant NAME violated ...",
+// "Stuck NAME ..." and "Dropped NAME ..." (executions dropped for
+// accessing a non-address, model.Result.Dropped). With withTime false the
+// Time line is left out so that the output is byte-for-byte reproducible.
 func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	_ = r.WriteHerd(w)
 	if r.Verdict == model.Unknown {
 		fmt.Fprintf(w, "Unknown %s %s\n", r.Name, r.Reason)
+	}
+	if r.Incomplete != "" {
+		fmt.Fprintf(w, "Incomplete %s the search stopped early (%s) after it found final states where the condition holds and where it fails: %s is certain, %s are those of the part explored\n",
+			r.Name, r.Incomplete, r.Verdict, exploredParts(r.Partial))
 	}
 	for _, v := range r.Violations {
 		fmt.Fprintf(w, "Invariant %s violated: %s in state %s (run 'litmus explain' for the trace)\n", r.Name, v.Invariant, v.State)
@@ -44,4 +51,14 @@ func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 		fmt.Fprintf(w, "Time %s %.2f\n", r.Name, r.Stats.Elapsed.Seconds())
 	}
 	fmt.Fprintln(w)
+}
+
+// exploredParts names what an incomplete result covers only in part:
+// "the states, the counts and the flags".
+func exploredParts(partial []string) string {
+	parts := append([]string{"states", "counts"}, partial...)
+	for i := range parts {
+		parts[i] = "the " + parts[i]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }

@@ -55,7 +55,21 @@ lkmm  The Linux-kernel memory model (tools/memory-model), axiomatic, with
       herd7's exact answers, extended to bitops and refcount_*.
 
 Every verdict is exact: Never, Sometimes or Always only when the search was
-complete, otherwise Unknown with the reason (state limit, timeout).
+complete, or, for Sometimes, when it has found final states where the
+condition holds and where it fails (no other state can change that);
+otherwise Unknown with the reason:
+  - the state limit (--max-states; under lkmm, candidate executions);
+  - the time limit (--timeout), or an interrupt;
+  - the memory cap (--max-memory), on what the whole process holds, or an
+    LKMM execution whose relations cannot fit under it;
+  - sc/tso/pso: a store buffer past 64 entries (a loop that stores
+    without a fence);
+  - lkmm: loops unrolled a bounded number of times, as herd7's -unroll
+    does, when that dropped paths and the verdict is not Sometimes (the
+    reason gives herd7's answer); a location that may hold more than 256
+    values; a thread with more than 2^20 paths.
+Positive and Negative count final states under sc, tso and pso, and allowed
+executions under lkmm, as herd7 does.
 docs/semantics.md gives each primitive's meaning under each model.
 `,
 	})
@@ -72,11 +86,18 @@ model, in input order. The schema is stable: fields are only ever added.
   observation           "Never", "Sometimes", "Always", "Unknown", or
                         "Error" when the file could not be checked
   reason                why the verdict is Unknown (omitted otherwise)
+  incomplete            why the search stopped early although the verdict
+                        (Sometimes) is exact: final states where the
+                        condition holds and where it fails were both found;
+                        states and counts cover the part explored (omitted
+                        otherwise)
   kind                  herd's Allowed/Forbidden/Required
   condition             the final condition as herd prints it
   herd_ok               herd's Ok (true) / No (false); null when Unknown
-  positive, negative    final states where the condition's proposition
-                        holds / fails
+  positive, negative    where the condition's proposition holds / fails:
+                        final states under sc, tso and pso, allowed
+                        executions under lkmm (herd7's counts); for an
+                        Unknown or incomplete result, those found
   states                the final states, herd's state lines, sorted
   expected              the expected verdict from the test's Result
                         comments, or null
@@ -84,8 +105,10 @@ model, in input order. The schema is stable: fields are only ever added.
                         there is no expectation or the verdict is Unknown
   invariant_violations  [{invariant, pos, state}] for each violated invariant
   stuck                 [{threads, reason}] for each way a thread can get stuck
-  dropped               executions dropped because a thread accessed a
-                        non-address (see docs/semantics.md); 0 normally
+  dropped               sc/tso/pso: dead ends where a thread accesses a
+                        non-address, dropped (see docs/semantics.md); 0
+                        normally, and always 0 under lkmm, whose engine
+                        drops such paths without counting them
   flags                 herd's flags raised by some allowed execution, e.g.
                         "data-race" (LKMM); [] when none
   why                   (LKMM) which axiom rejects the executions that would
@@ -93,7 +116,9 @@ model, in input order. The schema is stable: fields are only ever added.
   explored_states       distinct states the search visited
   elapsed_s             seconds the search took
   error                 "file:line:col: message" when the file could not be
-                        parsed or given a meaning, else null
+                        parsed or given a meaning, else null; such a
+                        record still has kind, condition and expected
+                        when the file parsed
 `,
 	})
 }

@@ -9,7 +9,9 @@ package lkmm
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -38,6 +40,14 @@ type Options struct {
 	// MaxCandidates stops the search with Unknown after this many
 	// candidate executions. Zero means no limit.
 	MaxCandidates int
+	// Timeout stops the search with Unknown after this long (beyond ctx's
+	// own deadline); zero means none.
+	Timeout time.Duration
+	// MaxMemory stops the search with Unknown when the process holds more
+	// than this many bytes, as the Go runtime counts them; zero means
+	// limit.DefaultMemory (1.5 GiB). The cap is checked in every loop of
+	// the engine and before each block of relation storage is allocated.
+	MaxMemory uint64
 
 	// pruneFrom, for tests, replaces pruneWrites; negative turns the
 	// pruning of rf and co choices off.
@@ -73,9 +83,17 @@ type Result struct {
 	// the filter, sorted as herd sorts them.
 	States []State
 	// Verdict is Never, Sometimes or Always for the condition's
-	// proposition; Unknown when a limit was hit (Reason says which).
+	// proposition; Unknown when a limit was hit (Reason says which)
+	// before allowed executions both satisfying and violating the
+	// proposition were found. Once both are found the verdict is
+	// Sometimes whatever the rest holds: a limit hit after that leaves
+	// Verdict exact and says why in Incomplete.
 	Verdict Verdict
 	Reason  string
+	// Incomplete, when not empty, is why the search stopped early though
+	// Verdict (Sometimes) is exact: States, Positive, Negative and Flags
+	// then cover only the executions examined.
+	Incomplete string
 	// Ok is herd's Ok/No line: the condition as quantified holds.
 	Ok bool
 	// Positive and Negative count the allowed executions (distinct rf
@@ -112,5 +130,5 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if opt.LoopBound <= 0 {
 		opt.LoopBound = 2
 	}
-	return p.check(ctx, opt)
+	return p.check(limit.New(ctx, opt.Timeout, opt.MaxMemory), opt)
 }

@@ -1,6 +1,7 @@
 package lkmm
 
 import (
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
 )
@@ -87,6 +88,7 @@ type cThread struct {
 	p         *program
 	th        *thread
 	loopBound int
+	budget    *limit.Budget // nil: no limit beyond the caller's
 }
 
 func (c *cThread) ID() int { return c.th.id }
@@ -99,7 +101,7 @@ func (c *cThread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 			d[i][j] = Val{Sym: v.Sym, N: v.N}
 		}
 	}
-	trs, cut, err := walk(c.p, c.th, d, c.loopBound, partial)
+	trs, cut, err := walk(c.p, c.budget, c.th, d, c.loopBound, partial)
 	if err != nil {
 		return nil, false, err
 	}

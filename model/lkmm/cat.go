@@ -338,6 +338,9 @@ func (r Rel) compl() Rel {
 		return u
 	}
 	for i := 0; i < r.n; i++ {
+		if i&63 == 63 {
+			r.al.poll()
+		}
 		for j := 0; j < r.n; j++ {
 			if !r.has(i, j) {
 				u.add(i, j)

@@ -91,7 +91,7 @@ func newEnum(x *execution, pruneFrom int) *enumState {
 // rfAt chooses the rf source of the i-th read of location l, then goes on
 // to the next read, to l's co, and to the next location.
 func (s *search) rfAt(st *enumState, l, i int) {
-	if s.stopErr != nil {
+	if s.poll() {
 		return
 	}
 	if l == st.x.nLoc {
@@ -128,7 +128,7 @@ func (s *search) coAt(st *enumState, l int) {
 	used := make([]bool, len(ws))
 	var gen func()
 	gen = func() {
-		if s.stopErr != nil {
+		if s.poll() {
 			return
 		}
 		if len(perm) == len(ws) {

@@ -3,6 +3,8 @@ package lkmm
 import (
 	"fmt"
 	"sort"
+
+	"github.com/litmus-dev/litmus/internal/limit"
 )
 
 // maxDomain bounds the number of values of one location.
@@ -24,7 +26,7 @@ func (e *errLimit) Error() string { return e.msg }
 // found later belong to no execution. Values that are in a domain but no
 // execution can produce are harmless: a read taking one finds no write to
 // read from. converged reports whether the domains are a fixed point.
-func (p *program) domains(opt Options, capped bool) (dom [][]Val, converged bool, err error) {
+func (p *program) domains(b *limit.Budget, opt Options, capped bool) (dom [][]Val, converged bool, err error) {
 	dom = make([][]Val, len(p.names))
 	for i, v := range p.init {
 		dom[i] = []Val{v}
@@ -40,7 +42,7 @@ func (p *program) domains(opt Options, capped bool) (dom [][]Val, converged bool
 		}
 		maxWrites := 0
 		for _, th := range p.threads {
-			trs, err := prefixes(p, th, dom, opt.LoopBound)
+			trs, err := prefixes(p, b, th, dom, opt.LoopBound)
 			if err != nil {
 				return nil, false, err
 			}

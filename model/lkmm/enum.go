@@ -1,16 +1,16 @@
 package lkmm
 
 import (
-	"context"
 	"fmt"
 	"sort"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/model/axiom"
 )
 
 // search holds the state of one run of the enumeration.
 type search struct {
-	ctx  context.Context
+	b    *limit.Budget
 	p    *program
 	opt  Options
 	res  *Result
@@ -21,7 +21,7 @@ type search struct {
 	keyBuf   []byte
 	finalLoc []bool
 
-	steps  int   // trace choices made, to poll the context now and then
+	steps  int   // choices made, to poll the budget now and then
 	nVals  int   // number of (location, value) pairs of the domains
 	acc    []Set // acc[i]: pairs written by the traces chosen for threads < i
 	future []Set // future[i]: pairs some trace of a thread >= i writes
@@ -37,12 +37,12 @@ type search struct {
 	stopErr error
 }
 
-func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
-	dom, converged, err := p.domains(opt, true)
+func (p *program) check(b *limit.Budget, opt Options) (*Result, error) {
+	dom, converged, err := p.domains(b, opt, true)
 	if err != nil {
-		return limitResult(p, err)
+		return limitResult(p, b, err)
 	}
-	res, err := p.run(ctx, opt, dom)
+	res, err := p.run(b, opt, dom)
 	if err != nil || res.Verdict == Unknown || res.Candidates > 0 || converged {
 		return res, err
 	}
@@ -52,33 +52,39 @@ func (p *program) check(ctx context.Context, opt Options) (*Result, error) {
 	// cap stopped them short of a fixed point, run again on the fixed
 	// point itself; a test whose domains grow without end then gives
 	// Unknown rather than a Never that may come from missing values.
-	dom, _, err = p.domains(opt, false)
+	dom, _, err = p.domains(b, opt, false)
 	if err != nil {
-		if _, ok := err.(*errLimit); ok {
+		if _, ok := err.(*errLimit); ok && b.Err() == nil {
 			err = &errLimit{"no candidate execution with the capped value domains, and " + err.Error()}
 		}
-		return limitResult(p, err)
+		return limitResult(p, b, err)
 	}
-	return p.run(ctx, opt, dom)
+	return p.run(b, opt, dom)
 }
 
-// limitResult turns an errLimit into an Unknown result; other errors are
-// input errors.
-func limitResult(p *program, err error) (*Result, error) {
-	if _, ok := err.(*errLimit); ok {
+// limitResult turns an errLimit or a limit.Exceeded into an Unknown
+// result; other errors are input errors. When the budget is spent, its
+// reason wins: a search that ran out of time says so, whatever limit of
+// its own it met on the way.
+func limitResult(p *program, b *limit.Budget, err error) (*Result, error) {
+	switch err.(type) {
+	case *errLimit, *limit.Exceeded:
+		if berr := b.Err(); berr != nil {
+			err = berr
+		}
 		return &Result{Name: p.test.Name, Verdict: Unknown, Reason: err.Error(), Rejected: map[string]int{}}, nil
 	}
 	return nil, err
 }
 
 // run enumerates the executions over the value domains dom.
-func (p *program) run(ctx context.Context, opt Options, dom [][]Val) (*Result, error) {
+func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error) {
 	all := make([][]trace, len(p.threads))
 	res := &Result{Name: p.test.Name, Rejected: map[string]int{}}
 	for i, th := range p.threads {
-		trs, cut, err := paths(p, th, dom, opt.LoopBound)
+		trs, cut, err := paths(p, b, th, dom, opt.LoopBound)
 		if err != nil {
-			return limitResult(p, err)
+			return limitResult(p, b, err)
 		}
 		res.Cut = res.Cut || cut
 		all[i] = trs
@@ -87,7 +93,7 @@ func (p *program) run(ctx context.Context, opt Options, dom [][]Val) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	s := &search{ctx: ctx, p: p, opt: opt, res: res, cond: ce, al: &arena{}, states: map[string]State{}, flags: map[string]bool{}}
+	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{budget: b}, states: map[string]State{}, flags: map[string]bool{}}
 	s.finalLoc = make([]bool, len(p.names))
 	for _, o := range ce.observed {
 		if o.th < 0 {
@@ -106,12 +112,21 @@ func (p *program) run(ctx context.Context, opt Options, dom [][]Val) (*Result, e
 	for i := range s.acc {
 		s.acc[i] = newSet(s.nVals)
 	}
-	s.combine(all, pick, 0)
-	if s.stopErr != nil {
-		res.Verdict, res.Reason = Unknown, s.stopErr.Error()
-		return res, nil
-	}
+	s.guard(func() { s.combine(all, pick, 0) })
 	s.finish()
+	if s.stopErr != nil {
+		if berr := b.Err(); berr != nil {
+			s.stopErr = berr
+		}
+		if res.Verdict == Sometimes {
+			// Executions that satisfy the proposition and executions
+			// that do not are both allowed: no other execution can
+			// change that.
+			res.Incomplete = s.stopErr.Error()
+		} else {
+			res.Verdict, res.Reason, res.Ok = Unknown, s.stopErr.Error(), false
+		}
+	}
 	return res, nil
 }
 
@@ -133,12 +148,8 @@ func (s *search) combine(all [][]trace, pick []*trace, i int) {
 		return
 	}
 	for k := range all[i] {
-		s.steps++
-		if s.steps&4095 == 0 {
-			if err := s.ctx.Err(); err != nil {
-				s.stopErr = err
-				return
-			}
+		if s.poll() {
+			return
 		}
 		tr := &all[i][k]
 		acc := s.acc[i+1]
@@ -161,9 +172,56 @@ func (s *search) combine(all [][]trace, pick []*trace, i int) {
 	}
 }
 
+// poll counts a step of the search and, every thousand, checks the
+// budget; it reports whether the search must stop.
+func (s *search) poll() bool {
+	s.steps++
+	if s.steps&1023 == 0 && s.stopErr == nil {
+		if err := s.b.Err(); err != nil {
+			s.stopErr = err
+		}
+	}
+	return s.stopErr != nil
+}
+
+// abort is the panic value with which the relation code deep inside the
+// model stops a search that has spent its budget (rel.go); guard turns it
+// back into the search's stop error.
+type abort struct{ err error }
+
+// guard runs f, and records the error of an abort that f panics with.
+func (s *search) guard(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			a, ok := r.(abort)
+			if !ok {
+				panic(r)
+			}
+			s.stopErr = a.err
+		}
+	}()
+	f()
+}
+
+// minRelations is how many relations over an execution's events the
+// model needs at the least (it computes well over a hundred): an
+// execution whose relations would not fit under the memory cap even then
+// is refused before any is built.
+const minRelations = 64
+
 // execute enumerates the rf and co of one combination of traces.
 func (s *search) execute(pick []*trace) {
+	n := len(s.p.names)
+	for _, tr := range pick {
+		n += len(tr.events)
+	}
+	if need := uint64(minRelations) * relBytes(n); need > s.b.Memory() {
+		s.stopErr = &limit.Exceeded{Reason: fmt.Sprintf("memory cap: an execution of %d events needs at least %s for its relations (%d of them, %d² bits each), over the %s cap",
+			n, limit.Bytes(need), minRelations, n, limit.Bytes(s.b.Memory()))}
+		return
+	}
 	s.al.reset(arenaMark{})
+	s.al.events = n
 	x := newExecution(s.p, pick, s.al, s.scratch)
 	s.scratch = x
 	x.finalLoc = s.finalLoc
@@ -217,14 +275,11 @@ func (s *search) execute(pick []*trace) {
 func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]int) {
 	s.res.Candidates++
 	if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {
-		s.stopErr = fmt.Errorf("more than %d candidate executions", s.opt.MaxCandidates)
+		s.stopErr = fmt.Errorf("state limit of %d candidate executions reached", s.opt.MaxCandidates)
 		return
 	}
-	if s.res.Candidates&1023 == 1 {
-		if err := s.ctx.Err(); err != nil {
-			s.stopErr = err
-			return
-		}
+	if s.poll() {
+		return
 	}
 	keep, sym := s.flow.ThinAir(s.src, s.dom)
 	if !keep {

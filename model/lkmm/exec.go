@@ -72,6 +72,9 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 		x.regs = append(x.regs, t.regs)
 		base := len(x.ev)
 		for j := range t.events {
+			if j&63 == 63 {
+				al.poll()
+			}
 			e := &t.events[j]
 			g := base + j
 			x.ev = append(x.ev, e)
@@ -110,6 +113,9 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 		x.tagSets[i] = al.set(n)
 	}
 	for i, e := range x.ev {
+		if i&63 == 63 {
+			al.poll()
+		}
 		switch e.kind {
 		case evR:
 			x.R.add(i)

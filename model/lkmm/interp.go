@@ -3,6 +3,7 @@ package lkmm
 import (
 	"fmt"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
 )
@@ -46,6 +47,7 @@ const (
 
 type interp struct {
 	p         *program
+	b         *limit.Budget
 	th        *thread
 	dom       [][]Val // value domain of each location
 	loopBound int
@@ -79,8 +81,8 @@ type interp struct {
 
 // paths returns every trace of th given the value domains, and reports
 // whether some path was cut by the loop bound.
-func paths(p *program, th *thread, dom [][]Val, loopBound int) ([]trace, bool, error) {
-	return walk(p, th, dom, loopBound, false)
+func paths(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int) ([]trace, bool, error) {
+	return walk(p, b, th, dom, loopBound, false)
 }
 
 // prefixes is paths that also returns the events of the paths that die
@@ -90,19 +92,24 @@ func paths(p *program, th *thread, dom [][]Val, loopBound int) ([]trace, bool, e
 // stores a pointer, reads it back and dereferences it (while the pointer's
 // domain is {0}, every path dies at the dereference, and the store that
 // would add the address to the domain is on no complete path).
-func prefixes(p *program, th *thread, dom [][]Val, loopBound int) ([]trace, error) {
-	trs, _, err := walk(p, th, dom, loopBound, true)
+func prefixes(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int) ([]trace, error) {
+	trs, _, err := walk(p, b, th, dom, loopBound, true)
 	return trs, err
 }
 
-func walk(p *program, th *thread, dom [][]Val, loopBound int, partial bool) ([]trace, bool, error) {
-	in := &interp{p: p, th: th, dom: dom, loopBound: loopBound, partial: partial}
+func walk(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int, partial bool) ([]trace, bool, error) {
+	in := &interp{p: p, b: b, th: th, dom: dom, loopBound: loopBound, partial: partial}
 	if !partial {
 		in.varBase = p.varBase(th, loopBound)
 	}
 	var out []trace
 	cut := false
-	for {
+	for n := 0; ; n++ {
+		if n&63 == 0 {
+			if err := b.Err(); err != nil {
+				return nil, false, err
+			}
+		}
 		in.run()
 		if in.err != nil {
 			return nil, false, in.err
@@ -185,6 +192,10 @@ func (in *interp) fail(pos litmus.Pos, format string, args ...any) {
 func (in *interp) emit(e event) int {
 	e.thread = in.th.id
 	e.ctrl = in.ctrl
+	if len(in.events)&4095 == 4095 && in.err == nil {
+		// A long path: check the budget on the way.
+		in.err = in.b.Err()
+	}
 	in.events = append(in.events, e)
 	return len(in.events) - 1
 }

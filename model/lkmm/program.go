@@ -8,6 +8,9 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 )
 
+// maxThreads is the most threads a test may have.
+const maxThreads = 64
+
 // program is a C litmus test made ready for the engine: its shared
 // locations with their initial values, and its threads.
 type program struct {
@@ -45,7 +48,16 @@ func newProgram(t *litmus.Test) (*program, error) {
 	if t.Arch != litmus.ArchC && t.Arch != litmus.ArchLISA {
 		return nil, fmt.Errorf("lkmm: %s is a %s test; the LKMM engine reads C and LISA tests only", t.Name, t.Arch)
 	}
+	if errs := litmus.ResolveNames(t); len(errs) > 0 {
+		return nil, errs
+	}
 	p := &program{test: t, index: map[string]int{}}
+	if len(t.Procs) > maxThreads {
+		// The operational models' limit (a thread set is a 64-bit
+		// mask there); the same here, so that no model checks a test
+		// the others refuse.
+		return nil, litmus.ErrorList{{Pos: t.File.Position(t.Pos()), Msg: fmt.Sprintf("%d threads; at most %d are supported", len(t.Procs), maxThreads)}}
+	}
 	seen := map[string]bool{}
 	addName := func(n string) {
 		if !seen[n] {

@@ -1,6 +1,11 @@
 package lkmm
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/litmus-dev/litmus/internal/limit"
+)
 
 // This file holds the two data types every relation of the model is built
 // from: a set of events (Set) and a binary relation over events (Rel), both
@@ -88,10 +93,32 @@ func newRel(n int) Rel { return (*arena)(nil).rel(n) }
 // hundred relations per candidate execution and drops them all; an arena
 // reset between candidates makes that free of garbage. A nil arena
 // allocates from the heap.
+//
+// The arena is also where the model's memory and time go on a large
+// execution (a relation over n events has n² bits), so it carries the
+// search's budget: it asks the budget before each new chunk, and the
+// relation operations poll it every 64 rows; a spent budget aborts the
+// search (enum.go, guard).
 type arena struct {
 	chunks [][]uint64
 	ci     int // current chunk
 	off    int // next free word in it
+
+	budget *limit.Budget
+	events int // of the current execution, for messages
+}
+
+// relBytes is the size of one relation over n events.
+func relBytes(n int) uint64 { return uint64(n) * uint64((n+63)/64) * 8 }
+
+// poll aborts the search when its budget is spent.
+func (a *arena) poll() {
+	if a == nil || a.budget == nil {
+		return
+	}
+	if err := a.budget.Err(); err != nil {
+		panic(abort{err})
+	}
 }
 
 // arenaMark is a point to reset an arena to.
@@ -121,6 +148,11 @@ func (a *arena) words(k int) []uint64 {
 			}
 		}
 		size := max(1<<14, 4*k)
+		if a.budget != nil {
+			if err := a.budget.Reserve(uint64(size)*8, fmt.Sprintf("the relations of an execution of %d events", a.events)); err != nil {
+				panic(abort{err})
+			}
+		}
 		a.chunks = append(a.chunks, make([]uint64, size))
 		a.ci, a.off = len(a.chunks)-1, 0
 	}
@@ -205,6 +237,9 @@ func (r Rel) seq(s Rel) Rel {
 		return u
 	}
 	for i := 0; i < r.n; i++ {
+		if i&63 == 63 {
+			r.al.poll()
+		}
 		out := u.b[i*w : (i+1)*w]
 		for wi, x := range r.b[i*w : (i+1)*w] {
 			for x != 0 {
@@ -241,6 +276,9 @@ func (r Rel) inv() Rel {
 		return u
 	}
 	for i := 0; i < r.n; i++ {
+		if i&63 == 63 {
+			r.al.poll()
+		}
 		r.row(i).each(func(j int) { u.add(j, i) })
 	}
 	return u
@@ -275,6 +313,9 @@ func (r Rel) plus() Rel {
 		return u
 	}
 	for k := 0; k < r.n; k++ {
+		if k&63 == 63 {
+			r.al.poll()
+		}
 		rk := u.b[k*w : (k+1)*w]
 		bit := uint64(1) << (uint(k) & 63)
 		for i := 0; i < r.n; i++ {
@@ -401,6 +442,9 @@ func (r Rel) findCycle() []int {
 	parent := make([]int, r.n)
 	type frame struct{ v, next int }
 	for s := 0; s < r.n; s++ {
+		if s&63 == 63 {
+			r.al.poll()
+		}
 		if colour[s] != white {
 			continue
 		}

@@ -1,0 +1,160 @@
+// Package limit bounds a search, the same way in every engine: a context,
+// a time limit and a memory cap. The cap is measured from the Go
+// runtime's own figures for the memory the process holds, not from an
+// engine's estimate of its storage, so that whatever an engine allocates
+// (visited sets, relations, traces, garbage not yet collected) counts.
+//
+// An engine creates one Budget per search and calls Err in its loops; the
+// first limit hit makes Err return an *Exceeded, whose Reason is the
+// Unknown reason a person reads ("timed out after 2s").
+package limit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// DefaultMemory is the memory cap when none is given: 1.5 GiB.
+const DefaultMemory = 1536 << 20
+
+// heapEvery is how often Err reads the runtime's memory figures (a read
+// costs under a microsecond); between two reads a search allocates at
+// most a megabyte or so.
+const heapEvery = 250 * time.Microsecond
+
+// Exceeded is the error of a search stopped by a limit.
+type Exceeded struct {
+	// Reason says which limit, in words: "timed out after 2s",
+	// "cancelled", "memory cap: the process holds 1.6 GiB, over its 1.5
+	// GiB cap".
+	Reason string
+}
+
+func (e *Exceeded) Error() string { return e.Reason }
+
+// Budget is the limits of one search. Its methods are not safe for
+// concurrent use; each search has its own (the memory figure they read is
+// the whole process's).
+type Budget struct {
+	ctx      context.Context
+	timeout  time.Duration
+	deadline time.Time // zero: none
+	memory   uint64
+	lastHeap time.Time
+	err      *Exceeded
+}
+
+// New returns the budget of a search that stops when ctx is done, after
+// timeout (0: no time limit beyond ctx), or when the process holds more
+// than memory bytes (0: DefaultMemory).
+func New(ctx context.Context, timeout time.Duration, memory uint64) *Budget {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if memory == 0 {
+		memory = DefaultMemory
+	}
+	b := &Budget{ctx: ctx, timeout: timeout, memory: memory}
+	if timeout > 0 {
+		b.deadline = time.Now().Add(timeout)
+	}
+	return b
+}
+
+// Memory returns the memory cap in bytes.
+func (b *Budget) Memory() uint64 { return b.memory }
+
+// Err returns nil while every limit holds, else the *Exceeded of the
+// first limit hit; once it has returned an error it returns the same one.
+// It reads the clock on every call and the memory figures at most every
+// 250µs, so a loop may call it every few dozen steps.
+func (b *Budget) Err() error {
+	if b == nil {
+		return nil
+	}
+	if b.err != nil {
+		return b.err
+	}
+	now := time.Now()
+	if !b.deadline.IsZero() && !now.Before(b.deadline) {
+		return b.stop(fmt.Sprintf("timed out after %s", b.timeout))
+	}
+	if err := b.ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return b.stop("timed out (the caller's deadline passed)")
+		}
+		return b.stop("cancelled before the search finished")
+	}
+	if now.Sub(b.lastHeap) >= heapEvery {
+		b.lastHeap = now
+		if held := Held(); held > b.memory {
+			return b.stop(fmt.Sprintf("memory cap: the process holds %s, over its %s cap", Bytes(held), Bytes(b.memory)))
+		}
+	}
+	return nil
+}
+
+// Reserve returns an *Exceeded when allocating n more bytes would take
+// the process past the memory cap (what stops then is described by what),
+// and Err's result otherwise. An engine calls it before one large
+// allocation, which no later Err could undo.
+func (b *Budget) Reserve(n uint64, what string) error {
+	if b == nil {
+		return nil
+	}
+	if b.err != nil {
+		return b.err
+	}
+	if held := Held(); held+n > b.memory {
+		return b.stop(fmt.Sprintf("memory cap: %s would take %s more, and the process already holds %s of its %s cap", what, Bytes(n), Bytes(held), Bytes(b.memory)))
+	}
+	return b.Err()
+}
+
+func (b *Budget) stop(reason string) error {
+	b.err = &Exceeded{Reason: reason}
+	return b.err
+}
+
+// The runtime's figures: memory mapped for the process, less what it has
+// returned to the operating system. This is the quantity the runtime's
+// own soft memory limit (runtime/debug.SetMemoryLimit) bounds: the heap
+// with its free and fragmented spans, stacks and the runtime's metadata.
+var (
+	sampleMu sync.Mutex
+	samples  = []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+)
+
+// Held returns the bytes of memory the process holds, by the runtime's
+// own figures.
+func Held() uint64 {
+	sampleMu.Lock()
+	defer sampleMu.Unlock()
+	metrics.Read(samples)
+	total, released := samples[0].Value.Uint64(), samples[1].Value.Uint64()
+	if released > total {
+		return 0
+	}
+	return total - released
+}
+
+// Bytes prints a byte count in binary units: "512 KiB", "1536.0 MiB",
+// "4191 GiB".
+func Bytes(n uint64) string {
+	switch {
+	case n >= 10<<30:
+		return fmt.Sprintf("%d GiB", (n+1<<29)>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
