@@ -61,7 +61,7 @@ func TestErrorsQuoteInputReadably(t *testing.T) {
 		{"C t\n{}\nP0(int *x) { r0 = \u200b1; }", `t.litmus:3:19: illegal character '\u200b' (U+200B)`},
 		{"C t\n{}\nP0(int *x) { r0 = \x01; }", `t.litmus:3:19: illegal character '\x01' (U+0001)`},
 		{"C t\n{}\nP0(int *x) { r0 = \xff; }", "t.litmus:3:19: illegal byte 0xFF (not UTF-8)"},
-		{"C\xfe" + strings.Repeat("\x80junk", 100) + "\n", `t.litmus:1:1: unsupported architecture "C\xfe\x80junk\x80junk\x80junk\x80junk\x80junk\x80jun"... (want C, X86 or X86_64)`},
+		{"C\xfe" + strings.Repeat("\x80junk", 100) + "\n", `t.litmus:1:1: unsupported architecture "C\xfe\x80junk\x80junk\x80junk\x80junk\x80junk\x80jun"... (want C, X86, X86_64, AArch64, RISCV, PPC or LISA)`},
 		{"C t\n{}\nP0(int *x) { " + strings.Repeat("a", 300) + " b; }", "t.litmus:3:315: expected ;, found 'b'"},
 		{"C t\n{}\nP0(int *x) { r0 = 1 " + strings.Repeat("a", 300) + "; }", `t.litmus:3:21: expected ;, found "` + strings.Repeat("a", 32) + `"...`},
 	} {
