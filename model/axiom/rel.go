@@ -1,6 +1,11 @@
 package axiom
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/litmus-dev/litmus/internal/limit"
+)
 
 // This file holds the two data types every relation of the model is built
 // from: a set of events (Set) and a binary relation over events (Rel), both
@@ -84,14 +89,42 @@ type Rel struct {
 
 func NewRel(n int) Rel { return (*Arena)(nil).Rel(n) }
 
-// arena hands out the words of relations. The model computes a few
+// Arena hands out the words of relations. A model computes a few
 // hundred relations per candidate execution and drops them all; an arena
 // reset between candidates makes that free of garbage. A nil arena
 // allocates from the heap.
+//
+// The arena is also where a model's memory and time go on a large
+// execution (a relation over n events has n² bits), so it may carry the
+// search's budget: it asks the budget before each new chunk, and the
+// relation operations poll it every 64 rows; a spent budget panics with
+// an Abort, which the search recovers.
 type Arena struct {
 	chunks [][]uint64
 	ci     int // current chunk
 	off    int // next free word in it
+
+	// Budget, when not nil, bounds the search's time and memory.
+	Budget *limit.Budget
+	// Events is the size of the current execution, for messages.
+	Events int
+}
+
+// Abort is the panic value with which relation code stops a search that
+// has spent its budget; the search recovers it and reports Err.
+type Abort struct{ Err error }
+
+// RelBytes is the size of one relation over n events.
+func RelBytes(n int) uint64 { return uint64(n) * uint64((n+63)/64) * 8 }
+
+// Poll panics with an Abort when the arena's budget is spent.
+func (a *Arena) Poll() {
+	if a == nil || a.Budget == nil {
+		return
+	}
+	if err := a.Budget.Err(); err != nil {
+		panic(Abort{err})
+	}
 }
 
 // ArenaMark is a point to reset an arena to.
@@ -121,6 +154,11 @@ func (a *Arena) words(k int) []uint64 {
 			}
 		}
 		size := max(1<<14, 4*k)
+		if a.Budget != nil {
+			if err := a.Budget.Reserve(uint64(size)*8, fmt.Sprintf("the relations of an execution of %d events", a.Events)); err != nil {
+				panic(Abort{err})
+			}
+		}
 		a.chunks = append(a.chunks, make([]uint64, size))
 		a.ci, a.off = len(a.chunks)-1, 0
 	}
@@ -205,6 +243,9 @@ func (r Rel) Seq(s Rel) Rel {
 		return u
 	}
 	for i := 0; i < r.n; i++ {
+		if i&63 == 63 {
+			r.al.Poll()
+		}
 		out := u.b[i*w : (i+1)*w]
 		for wi, x := range r.b[i*w : (i+1)*w] {
 			for x != 0 {
@@ -241,6 +282,9 @@ func (r Rel) Inv() Rel {
 		return u
 	}
 	for i := 0; i < r.n; i++ {
+		if i&63 == 63 {
+			r.al.Poll()
+		}
 		r.Row(i).Each(func(j int) { u.Add(j, i) })
 	}
 	return u
@@ -275,6 +319,9 @@ func (r Rel) Plus() Rel {
 		return u
 	}
 	for k := 0; k < r.n; k++ {
+		if k&63 == 63 {
+			r.al.Poll()
+		}
 		rk := u.b[k*w : (k+1)*w]
 		bit := uint64(1) << (uint(k) & 63)
 		for i := 0; i < r.n; i++ {
@@ -401,6 +448,9 @@ func (r Rel) FindCycle() []int {
 	parent := make([]int, r.n)
 	type frame struct{ v, next int }
 	for s := 0; s < r.n; s++ {
+		if s&63 == 63 {
+			r.al.Poll()
+		}
 		if colour[s] != white {
 			continue
 		}
@@ -478,6 +528,9 @@ func (r Rel) Compl() Rel {
 		return u
 	}
 	for i := 0; i < r.n; i++ {
+		if i&63 == 63 {
+			r.al.Poll()
+		}
 		for j := 0; j < r.n; j++ {
 			if !r.Has(i, j) {
 				u.Add(i, j)

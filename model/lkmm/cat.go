@@ -55,11 +55,11 @@ func (x *execution) hbFails() bool { return x.eval(false, true).failed != "" }
 func (x *execution) eval(explain, uptoHB bool) outcome {
 	n := x.n
 	al := x.al
-	id := func(s Set) Rel { return al.ident(n, s) }
-	fencerel := func(s Set) Rel { return x.po.restrict(nil, s).seq(x.po) }
+	id := func(s Set) Rel { return al.Ident(n, s) }
+	fencerel := func(s Set) Rel { return x.po.Restrict(nil, s).Seq(x.po) }
 	po, rf, co := x.po, x.rf, x.co
 	ext := x.ext
-	rfi := rf.inter(x.int_)
+	rfi := rf.Inter(x.int_)
 	f := x.fixed()
 	if f.failed != "" {
 		return outcome{failed: f.failed}
@@ -72,30 +72,30 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 	R, W, M := x.R, x.W, x.M
 	rmw, rcuRscs, poloc := f.rmw, f.rcuRscs, f.poloc
 	poRel := f.poRel
-	poq := po.opt()
+	poq := po.Opt()
 
 	flags := append([]string(nil), f.flags...)
 	// let srcu-rscs = ([Srcu-lock] ; carry-srcu-data ; data ; [Srcu-unlock]) & loc
-	srcuRscs := al.rel(n)
-	if !SrcuLock.empty() {
+	srcuRscs := al.Rel(n)
+	if !SrcuLock.Empty() {
 		// let carry-srcu-data = (data ; [~ Srcu-unlock] ; rf)*
-		carrySrcu := x.data.restrict(nil, notSU).seq(rf).star()
-		srcuRscs = carrySrcu.restrict(SrcuLock, nil).seq(x.data.restrict(nil, SrcuUnlock)).inter(x.loc)
+		carrySrcu := x.data.Restrict(nil, notSU).Seq(rf).Star()
+		srcuRscs = carrySrcu.Restrict(SrcuLock, nil).Seq(x.data.Restrict(nil, SrcuUnlock)).Inter(x.loc)
 	}
 	// flag ~empty Srcu-lock \ domain(srcu-rscs) as unmatched-srcu-lock
-	if !SrcuLock.minus(srcuRscs.domain()).empty() {
+	if !SrcuLock.Minus(srcuRscs.Domain()).Empty() {
 		flags = append(flags, "unmatched-srcu-lock")
 	}
 	// flag ~empty Srcu-unlock \ range(srcu-rscs) as unmatched-srcu-unlock
-	if !SrcuUnlock.minus(srcuRscs.rng()).empty() {
+	if !SrcuUnlock.Minus(srcuRscs.Range()).Empty() {
 		flags = append(flags, "unmatched-srcu-unlock")
 	}
 	// flag ~empty (srcu-rscs^-1 ; srcu-rscs) \ id as multiple-srcu-matches
-	if !srcuRscs.inv().seq(srcuRscs).minus(id(all)).empty() {
+	if !srcuRscs.Inv().Seq(srcuRscs).Minus(id(all)).Empty() {
 		flags = append(flags, "multiple-srcu-matches")
 	}
 	// flag ~empty different-values(srcu-rscs) as srcu-bad-value-match
-	for _, pr := range srcuRscs.pairs() {
+	for _, pr := range srcuRscs.Pairs() {
 		if x.ev[pr[0]].val != x.ev[pr[1]].val {
 			flags = append(flags, "srcu-bad-value-match")
 			break
@@ -104,96 +104,96 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 	// let carry-dep = (data ; [~ Srcu-unlock] ; rfi)*
 	// let addr = carry-dep ; addr   (and likewise ctrl, data)
 	addr, ctrl, data := x.addr, x.ctrl, x.data
-	if step := f.dataNotSU.seq(rfi); !step.empty() {
+	if step := f.dataNotSU.Seq(rfi); !step.Empty() {
 		// (carry-dep is the identity when no data feeds an rfi.)
-		carryDep := step.star()
-		addr, ctrl, data = carryDep.seq(x.addr), carryDep.seq(x.ctrl), carryDep.seq(x.data)
+		carryDep := step.Star()
+		addr, ctrl, data = carryDep.Seq(x.addr), carryDep.Seq(x.ctrl), carryDep.Seq(x.data)
 	}
 
 	// The final rf and co (generated with the lock rules by the
 	// enumerator): co includes UL after its LKW, rf the LKR reads.
-	fr := rf.inv().seq(co)
+	fr := rf.Inv().Seq(co)
 	// let fre = fr & ext ... (co, rf, fr split into internal and external)
-	rfe := rf.inter(ext)
-	rfi = rf.inter(x.int_)
-	coe := co.inter(ext)
-	fre := fr.inter(ext)
+	rfe := rf.Inter(ext)
+	rfi = rf.Inter(x.int_)
+	coe := co.Inter(ext)
+	fre := fr.Inter(ext)
 
 	// ---- linux-kernel.cat ----
 	// let po-unlock-lock-po = po ; [UL] ; (po|rf) ; [LKR] ; po
 	// (its po-only part is fixed; only the rf part is computed here)
 	pulp, strongFence, nonrwFence, fence := f.pulpPo, f.strongFence, f.nonrwFence, f.fence
 	if f.locks {
-		pulp = union(f.pulpPo, seqs(f.poUL, rf.restrict(nil, f.LKR), po))
+		pulp = union(f.pulpPo, seqs(f.poUL, rf.Restrict(nil, f.LKR), po))
 		// mb's ([M] ; po-unlock-lock-po ; [After-unlock-lock] ; po ; [M])
 		// term, the only part of mb, strong-fence and fence that
 		// depends on rf
-		pulpMb := pulp.restrict(M, x.fenceSets[fAfterUnlockLock]).seq(po.restrict(nil, M))
+		pulpMb := pulp.Restrict(M, x.fenceSets[fAfterUnlockLock]).Seq(po.Restrict(nil, M))
 		strongFence = union(strongFence, pulpMb)
 		nonrwFence = union(nonrwFence, pulpMb)
 		fence = union(fence, pulpMb)
 	}
 
 	// let com = rf | co | fr ; acyclic po-loc | com as coherence
-	if c := union(poloc, rf, co, fr); !c.acyclic() {
+	if c := union(poloc, rf, co, fr); !c.Acyclic() {
 		return x.fail(axCoherence, c, explain, &relations{rf: rf, co: co, fr: fr, po: po})
 	}
 	// empty rmw & (fre ; coe) as atomic
-	if !rmw.inter(fre.seq(coe)).empty() {
-		return x.fail(axAtomic, rmw.inter(fre.seq(coe)), explain, &relations{rf: rf, co: co, fr: fr, po: po, rmw: rmw})
+	if !rmw.Inter(fre.Seq(coe)).Empty() {
+		return x.fail(axAtomic, rmw.Inter(fre.Seq(coe)), explain, &relations{rf: rf, co: co, fr: fr, po: po, rmw: rmw})
 	}
 
 	// let dep = addr | data
 	dep := union(addr, data)
 	// let rwdep = (dep | ctrl) ; [W]
-	rwdep := union(dep, ctrl).restrict(nil, W)
+	rwdep := union(dep, ctrl).Restrict(nil, W)
 	// let overwrite = co | fr
 	overwrite := union(co, fr)
 	// let to-w = rwdep | (overwrite & int) | (addr ; [Plain] ; wmb)
-	toW := union(rwdep, overwrite.inter(x.int_), addr.restrict(nil, Plain).seq(f.wmb))
+	toW := union(rwdep, overwrite.Inter(x.int_), addr.Restrict(nil, Plain).Seq(f.wmb))
 	// let to-r = (addr ; [R]) | (dep ; [Marked] ; rfi)
-	toR := union(addr.restrict(nil, R), dep.restrict(nil, Marked).seq(rfi))
+	toR := union(addr.Restrict(nil, R), dep.Restrict(nil, Marked).Seq(rfi))
 	// let ppo = to-r | to-w | (fence & int) | (po-unlock-lock-po & int)
-	ppo := union(toR, toW, fence.inter(x.int_), pulp.inter(x.int_))
+	ppo := union(toR, toW, fence.Inter(x.int_), pulp.Inter(x.int_))
 
 	// let A-cumul(r) = (rfe ; [Marked])? ; r
-	aCumul := func(r Rel) Rel { return rfe.restrict(nil, Marked).opt().seq(r) }
+	aCumul := func(r Rel) Rel { return rfe.Restrict(nil, Marked).Opt().Seq(r) }
 	// let rmw-sequence = (rf ; rmw)*
-	rmwSeq := rf.seq(rmw).star()
+	rmwSeq := rf.Seq(rmw).Star()
 	// let cumul-fence = [Marked] ; (A-cumul(strong-fence | po-rel) | wmb |
 	//	po-unlock-lock-po) ; [Marked] ; rmw-sequence
-	cumulFence := union(aCumul(union(strongFence, poRel)), f.wmb, pulp).restrict(Marked, Marked).seq(rmwSeq)
+	cumulFence := union(aCumul(union(strongFence, poRel)), f.wmb, pulp).Restrict(Marked, Marked).Seq(rmwSeq)
 	// let prop = [Marked] ; (overwrite & ext)? ; cumul-fence* ;
 	//	[Marked] ; rfe? ; [Marked]
-	prop := seqs(overwrite.inter(ext).opt().restrict(Marked, nil), cumulFence.star().restrict(nil, Marked),
-		rfe.opt().restrict(nil, Marked))
+	prop := seqs(overwrite.Inter(ext).Opt().Restrict(Marked, nil), cumulFence.Star().Restrict(nil, Marked),
+		rfe.Opt().Restrict(nil, Marked))
 	// let hb = [Marked] ; (ppo | rfe | ((prop \ id) & int)) ; [Marked]
-	hb := union(ppo, rfe, prop.minus(id(all)).inter(x.int_)).restrict(Marked, Marked)
+	hb := union(ppo, rfe, prop.Minus(id(all)).Inter(x.int_)).Restrict(Marked, Marked)
 	// acyclic hb as happens-before
-	if !hb.acyclic() {
+	if !hb.Acyclic() {
 		return x.fail(axHB, hb, explain, &relations{rf: rf, co: co, fr: fr, po: po, ppo: ppo, prop: prop})
 	}
 	if uptoHB {
 		return outcome{}
 	}
-	hbStar := hb.star()
+	hbStar := hb.Star()
 	// let pb = prop ; strong-fence ; hb* ; [Marked]
-	pb := seqs(prop, strongFence, hbStar.restrict(nil, Marked))
+	pb := seqs(prop, strongFence, hbStar.Restrict(nil, Marked))
 	// acyclic pb as propagation
-	if !pb.acyclic() {
+	if !pb.Acyclic() {
 		return x.fail(axPB, pb, explain, &relations{rf: rf, co: co, fr: fr, po: po, prop: prop, hb: hb, strongFence: strongFence})
 	}
-	pbStar := pb.star()
+	pbStar := pb.Star()
 
 	// ---- RCU ----
 	// let rcu-gp = [Sync-rcu] ; let srcu-gp = [Sync-srcu]
 	rcuGp, srcuGp := id(SyncRcu), id(SyncSrcu)
 	// let rcu-rscsi = rcu-rscs^-1 ; let srcu-rscsi = srcu-rscs^-1
-	rcuRscsi, srcuRscsi := rcuRscs.inv(), srcuRscs.inv()
+	rcuRscsi, srcuRscsi := rcuRscs.Inv(), srcuRscs.Inv()
 	var rcuFence, rb Rel
-	if SyncRcu.empty() && SyncSrcu.empty() {
+	if SyncRcu.Empty() && SyncSrcu.Empty() {
 		// rcu-order is empty without grace periods.
-		rcuFence, rb = al.rel(n), al.rel(n)
+		rcuFence, rb = al.Rel(n), al.Rel(n)
 	} else {
 		// let rcu-link = po? ; hb* ; pb* ; prop ; po
 		rcuLink := seqs(poq, hbStar, pbStar, prop, po)
@@ -210,17 +210,17 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 		// computed as a least fixed point.
 		base := union(rcuGp, srcuGp,
 			seqs(rcuGp, rcuLink, rcuRscsi),
-			seqs(srcuGp, rcuLink, srcuRscsi).inter(x.loc),
+			seqs(srcuGp, rcuLink, srcuRscsi).Inter(x.loc),
 			seqs(rcuRscsi, rcuLink, rcuGp),
-			seqs(srcuRscsi, rcuLink, srcuGp).inter(x.loc))
+			seqs(srcuRscsi, rcuLink, srcuGp).Inter(x.loc))
 		order := base
 		for {
 			lo := seqs(rcuLink, order, rcuLink)
 			next := union(base,
 				seqs(rcuGp, lo, rcuRscsi),
-				seqs(srcuGp, lo, srcuRscsi).inter(x.loc),
+				seqs(srcuGp, lo, srcuRscsi).Inter(x.loc),
 				seqs(rcuRscsi, lo, rcuGp),
-				seqs(srcuRscsi, lo, srcuGp).inter(x.loc),
+				seqs(srcuRscsi, lo, srcuGp).Inter(x.loc),
 				seqs(order, rcuLink, order))
 			if relEqual(next, order) {
 				break
@@ -230,68 +230,68 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 		// let rcu-fence = po ; rcu-order ; po?
 		rcuFence = seqs(po, order, poq)
 		// let rb = prop ; rcu-fence ; hb* ; pb* ; [Marked]
-		rb = seqs(prop, rcuFence, hbStar, pbStar.restrict(nil, Marked))
+		rb = seqs(prop, rcuFence, hbStar, pbStar.Restrict(nil, Marked))
 	}
 	// let fence = fence | rcu-fence ; let strong-fence = strong-fence | rcu-fence
 	fence2 := union(fence, rcuFence)
 	strongFence2 := union(strongFence, rcuFence)
 	// irreflexive rb as rcu
-	if !rb.irreflexive() {
+	if !rb.Irreflexive() {
 		return x.fail(axRCU, rb, explain, &relations{rf: rf, co: co, fr: fr, po: po, prop: prop, hb: hb, pb: pb, rb: rb})
 	}
 
 	// ---- Plain accesses and data races ----
-	if !Plain.empty() {
+	if !Plain.Empty() {
 		// let xbstar = (hb | pb | rb)*
-		xbstar := union(hb, pb, rb).star()
+		xbstar := union(hb, pb, rb).Star()
 		// let vis = cumul-fence* ; rfe? ; [Marked] ;
 		//	((strong-fence ; [Marked] ; xbstar) | (xbstar & int))
-		vis := seqs(cumulFence.star(), rfe.opt().restrict(nil, Marked),
-			union(strongFence2.restrict(nil, Marked).seq(xbstar), xbstar.inter(x.int_)))
-		notNR := Noreturn.compl(n)
+		vis := seqs(cumulFence.Star(), rfe.Opt().Restrict(nil, Marked),
+			union(strongFence2.Restrict(nil, Marked).Seq(xbstar), xbstar.Inter(x.int_)))
+		notNR := Noreturn.Compl(n)
 		rmbRel := fencerel(x.fenceSets[fRmb])
 		// let w-pre-bounded = [Marked] ; (addr | fence)?
-		wPre := union(addr, fence2).opt().restrict(Marked, nil)
+		wPre := union(addr, fence2).Opt().Restrict(Marked, nil)
 		// let r-pre-bounded = [Marked] ; (addr | nonrw-fence |
 		//	([R4rmb] ; fencerel(Rmb) ; [~Noreturn]))?
-		rPre := union(addr, nonrwFence, rmbRel.restrict(R4rmb, notNR)).opt().restrict(Marked, nil)
+		rPre := union(addr, nonrwFence, rmbRel.Restrict(R4rmb, notNR)).Opt().Restrict(Marked, nil)
 		// let w-post-bounded = fence? ; [Marked] ; rmw-sequence
-		wPost := fence2.opt().restrict(nil, Marked).seq(rmwSeq)
+		wPost := fence2.Opt().Restrict(nil, Marked).Seq(rmwSeq)
 		// let r-post-bounded = (nonrw-fence | ([~Noreturn] ; fencerel(Rmb) ;
 		//	[R4rmb]))? ; [Marked]
-		rPost := union(nonrwFence, rmbRel.restrict(notNR, R4rmb)).opt().restrict(nil, Marked)
+		rPost := union(nonrwFence, rmbRel.Restrict(notNR, R4rmb)).Opt().Restrict(nil, Marked)
 		// let ww-vis = fence | (strong-fence ; xbstar ; w-pre-bounded) |
 		//	(w-post-bounded ; vis ; w-pre-bounded)
-		sfx := strongFence2.seq(xbstar)
-		postVis := wPost.seq(vis)
-		wwVis := union(fence2, sfx.seq(wPre), postVis.seq(wPre))
+		sfx := strongFence2.Seq(xbstar)
+		postVis := wPost.Seq(vis)
+		wwVis := union(fence2, sfx.Seq(wPre), postVis.Seq(wPre))
 		// let wr-vis = fence | (strong-fence ; xbstar ; r-pre-bounded) |
 		//	(w-post-bounded ; vis ; r-pre-bounded)
-		wrVis := union(fence2, sfx.seq(rPre), postVis.seq(rPre))
+		wrVis := union(fence2, sfx.Seq(rPre), postVis.Seq(rPre))
 		// let rw-xbstar = fence | (r-post-bounded ; xbstar ; w-pre-bounded)
 		rwXbstar := union(fence2, seqs(rPost, xbstar, wPre))
 		// let pre-race = ext & ((Plain * M) | ((M \ IW) * Plain))
-		preRace := ext.inter(union(al.cross(n, Plain, M), al.cross(n, M.minus(x.IW), Plain)))
+		preRace := ext.Inter(union(al.Cross(n, Plain, M), al.Cross(n, M.Minus(x.IW), Plain)))
 		// let wr-incoh = pre-race & rf & rw-xbstar^-1
 		// let rw-incoh = pre-race & fr & wr-vis^-1
 		// let ww-incoh = pre-race & co & ww-vis^-1
 		// empty (wr-incoh | rw-incoh | ww-incoh) as plain-coherence
-		incoh := union(preRace.inter(rf).inter(rwXbstar.inv()),
-			preRace.inter(fr).inter(wrVis.inv()),
-			preRace.inter(co).inter(wwVis.inv()))
-		if !incoh.empty() {
+		incoh := union(preRace.Inter(rf).Inter(rwXbstar.Inv()),
+			preRace.Inter(fr).Inter(wrVis.Inv()),
+			preRace.Inter(co).Inter(wwVis.Inv()))
+		if !incoh.Empty() {
 			return x.fail(axPlain, incoh, explain, &relations{rf: rf, co: co, fr: fr, po: po})
 		}
 		// let ww-nonrace = ww-vis & ((Marked * W) | rw-xbstar) & ((W * Marked) | wr-vis)
-		wwNonrace := wwVis.inter(union(al.cross(n, Marked, W), rwXbstar)).inter(union(al.cross(n, W, Marked), wrVis))
+		wwNonrace := wwVis.Inter(union(al.Cross(n, Marked, W), rwXbstar)).Inter(union(al.Cross(n, W, Marked), wrVis))
 		// let ww-race = (pre-race & co) \ ww-nonrace
-		wwRace := preRace.inter(co).minus(wwNonrace)
+		wwRace := preRace.Inter(co).Minus(wwNonrace)
 		// let wr-race = (pre-race & (co? ; rf)) \ wr-vis \ rw-xbstar^-1
-		wrRace := preRace.inter(co.opt().seq(rf)).minus(wrVis).minus(rwXbstar.inv())
+		wrRace := preRace.Inter(co.Opt().Seq(rf)).Minus(wrVis).Minus(rwXbstar.Inv())
 		// let rw-race = (pre-race & fr) \ rw-xbstar
-		rwRace := preRace.inter(fr).minus(rwXbstar)
+		rwRace := preRace.Inter(fr).Minus(rwXbstar)
 		// flag ~empty (ww-race | wr-race | rw-race) as data-race
-		if !union(wwRace, wrRace, rwRace).empty() {
+		if !union(wwRace, wrRace, rwRace).Empty() {
 			flags = append(flags, "data-race")
 		}
 	}
@@ -309,7 +309,7 @@ func (x *execution) fail(name string, bad Rel, explain bool, rel *relations) out
 
 // union1 returns the union of sets.
 func union1(s Set, ss ...Set) Set {
-	u := s.clone()
+	u := s.Clone()
 	for _, t := range ss {
 		for i := range u {
 			u[i] |= t[i]
@@ -319,43 +319,22 @@ func union1(s Set, ss ...Set) Set {
 }
 
 func relEqual(a, b Rel) bool {
-	for i := range a.b {
-		if a.b[i] != b.b[i] {
+	aw, bw := a.Words(), b.Words()
+	for i := range aw {
+		if aw[i] != bw[i] {
 			return false
 		}
 	}
 	return true
 }
 
-// compl returns the complement of r.
-func (r Rel) compl() Rel {
-	u := r.blank()
-	if r.w == 1 {
-		mask := ^uint64(0) >> uint(64-r.n)
-		for i, x := range r.b {
-			u.b[i] = ^x & mask
-		}
-		return u
-	}
-	for i := 0; i < r.n; i++ {
-		if i&63 == 63 {
-			r.al.poll()
-		}
-		for j := 0; j < r.n; j++ {
-			if !r.has(i, j) {
-				u.add(i, j)
-			}
-		}
-	}
-	return u
-}
 
 // matchRCU pairs each rcu_read_lock with its rcu_read_unlock, innermost
 // first, as the recursive definition of rcu-rscs in linux-kernel.bell
 // does: an unmatched lock matches the first later unmatched unlock with no
 // unmatched event in between, which is bracket matching with a stack.
 func (x *execution) matchRCU(lock, unlock Set) Rel {
-	r := x.al.rel(x.n)
+	r := x.al.Rel(x.n)
 	var stack []int
 	cur := -2
 	for i := range x.ev {
@@ -363,11 +342,11 @@ func (x *execution) matchRCU(lock, unlock Set) Rel {
 			cur, stack = x.thread[i], stack[:0]
 		}
 		switch {
-		case lock.has(i):
+		case lock.Has(i):
 			stack = append(stack, i)
-		case unlock.has(i):
+		case unlock.Has(i):
 			if len(stack) > 0 {
-				r.add(stack[len(stack)-1], i)
+				r.Add(stack[len(stack)-1], i)
 				stack = stack[:len(stack)-1]
 			}
 		}
@@ -379,17 +358,17 @@ func (x *execution) matchRCU(lock, unlock Set) Rel {
 // later UL of the same location in its thread, when no LKW or UL of that
 // location comes in between.
 func (x *execution) critical(LKW, UL Set) Rel {
-	r := x.al.rel(x.n)
-	LKW.each(func(i int) {
+	r := x.al.Rel(x.n)
+	LKW.Each(func(i int) {
 		for j := i + 1; j < x.n && x.thread[j] == x.thread[i]; j++ {
 			if x.ev[j].loc != x.ev[i].loc {
 				continue
 			}
-			if UL.has(j) {
-				r.add(i, j)
+			if UL.Has(j) {
+				r.Add(i, j)
 				return
 			}
-			if LKW.has(j) {
+			if LKW.Has(j) {
 				return
 			}
 		}

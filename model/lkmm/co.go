@@ -47,12 +47,12 @@ func newEnum(x *execution, pruneFrom int) *enumState {
 	st := &enumState{
 		x: x, lw: make([]locWrites, x.nLoc), ulOf: map[int]int{},
 		evAt: make([][]int, x.nLoc), reads: make([][]int, x.nLoc), cands: make([][][]int, x.nLoc),
-		prune: make([]bool, x.nLoc), must: make([]Rel, x.nLoc), rf: x.al.rel(x.n),
+		prune: make([]bool, x.nLoc), must: make([]Rel, x.nLoc), rf: x.al.Rel(x.n),
 		src: make([]int, x.n), coIdx: make([]int, x.n), local: make([]int, x.n), orders: make([][]int, x.nLoc),
 	}
 	LKW, UL := x.tagged(tLKW), x.tagged(tUL)
 	critical := x.critical(LKW, UL)
-	for _, pr := range critical.pairs() {
+	for _, pr := range critical.Pairs() {
 		st.ulOf[pr[0]] = pr[1]
 	}
 	for i := range st.lw {
@@ -70,7 +70,7 @@ func newEnum(x *execution, pruneFrom int) *enumState {
 		if e.tags&tUL != 0 {
 			continue // merged after its LKW (or, unmatched, left out of co)
 		}
-		if e.tags&tLKW != 0 && critical.row(w).empty() {
+		if e.tags&tLKW != 0 && critical.Row(w).Empty() {
 			if st.lw[e.loc].unmatched >= 0 {
 				return nil
 			}
@@ -82,7 +82,7 @@ func newEnum(x *execution, pruneFrom int) *enumState {
 	for l := range st.lw {
 		if pruneFrom >= 0 && len(st.lw[l].ws) >= pruneFrom {
 			st.prune[l] = true
-			st.must[l] = x.al.rel(x.n)
+			st.must[l] = x.al.Rel(x.n)
 		}
 	}
 	return st
@@ -101,10 +101,10 @@ func (s *search) rfAt(st *enumState, l, i int) {
 	if i < len(st.reads[l]) {
 		r := st.reads[l][i]
 		for _, w := range st.cands[l][i] {
-			st.rf.add(w, r)
+			st.rf.Add(w, r)
 			st.src[r] = w
 			s.rfAt(st, l, i+1)
-			st.rf.del(w, r)
+			st.rf.Del(w, r)
 		}
 		st.src[r] = -1
 		return
@@ -163,7 +163,7 @@ func (s *search) coAt(st *enumState, l int) {
 			// Keep program order among one thread's writes.
 			ok := true
 			for k2, w2 := range ws {
-				if !used[k2] && k2 != k && (x.po.has(w2, w) || prune && must.has(w2, w)) {
+				if !used[k2] && k2 != k && (x.po.Has(w2, w) || prune && must.Has(w2, w)) {
 					ok = false
 					break
 				}
@@ -175,7 +175,7 @@ func (s *search) coAt(st *enumState, l int) {
 				if len(perm) > 0 {
 					prev = perm[len(perm)-1]
 				}
-				if r := x.rmwOf[w]; r >= 0 && x.ev[w].tags&tLKW == 0 && !st.rf.has(prev, r) {
+				if r := x.rmwOf[w]; r >= 0 && x.ev[w].tags&tLKW == 0 && !st.rf.Has(prev, r) {
 					ok = false
 				}
 				if ok && x.rmwAfter(st.rf, prev) >= 0 && x.rmwAfter(st.rf, prev) != w {
@@ -199,8 +199,8 @@ func (s *search) coAt(st *enumState, l int) {
 // happens-before, so that no way of completing them is consistent.
 func (st *enumState) hbFails() bool {
 	x := st.x
-	m := x.al.mark()
-	defer x.al.reset(m)
+	m := x.al.Mark()
+	defer x.al.Reset(m)
 	x.setRfCo(st.rf, st.orders)
 	return x.hbFails()
 }
@@ -213,7 +213,7 @@ func (st *enumState) hbFails() bool {
 // left out.
 func (st *enumState) coConstraints(l int) {
 	x, must := st.x, st.must[l]
-	clear(must.b)
+	clear(must.Words())
 	evs := st.evAt[l]
 	for _, r := range evs {
 		w := st.src[r]
@@ -226,11 +226,11 @@ func (st *enumState) coConstraints(l int) {
 			}
 			switch {
 			case j < r && x.ev[j].kind == evW && j != w:
-				must.add(j, w) // CoWR
+				must.Add(j, w) // CoWR
 			case j > r && x.ev[j].kind == evW && j != w:
-				must.add(w, j) // CoRW
+				must.Add(w, j) // CoRW
 			case j < r && x.ev[j].kind == evR && st.src[j] >= 0 && st.src[j] != w:
-				must.add(st.src[j], w) // CoRR
+				must.Add(st.src[j], w) // CoRR
 			}
 		}
 	}
@@ -322,7 +322,7 @@ func (st *enumState) consistent(l int, o []int) bool {
 // rmwAfter returns the write of the RMW whose read reads from w, or -1.
 func (x *execution) rmwAfter(rf Rel, w int) int {
 	found := -1
-	rf.row(w).each(func(r int) {
+	rf.Row(w).Each(func(r int) {
 		for k := r + 1; k < x.n && x.thread[k] == x.thread[r]; k++ {
 			if x.rmwOf[k] == r && x.ev[k].tags&tLKW == 0 {
 				found = k

@@ -114,7 +114,7 @@ func (s *search) indexValues(dom [][]Val, all [][]trace) {
 	s.future = make([]Set, len(all)+1)
 	s.future[len(all)] = newSet(s.nVals)
 	for i := len(all) - 1; i >= 0; i-- {
-		fut := s.future[i+1].clone()
+		fut := s.future[i+1].Clone()
 		for k := range all[i] {
 			tr := &all[i][k]
 			tr.writes = newSet(s.nVals)
@@ -122,7 +122,7 @@ func (s *search) indexValues(dom [][]Val, all [][]trace) {
 				switch {
 				case e.kind == evW:
 					if v := id(e.loc, e.val); v >= 0 {
-						tr.writes.add(v)
+						tr.writes.Add(v)
 					}
 				case e.kind == evR && e.tags&(tLKR|tLF|tRL|tRU) == 0 && e.val != s.p.init[e.loc]:
 					if v := id(e.loc, e.val); v >= 0 {
@@ -130,7 +130,7 @@ func (s *search) indexValues(dom [][]Val, all [][]trace) {
 					}
 				}
 			}
-			fut = fut.union(tr.writes)
+			fut = fut.Union(tr.writes)
 		}
 		s.future[i] = fut
 	}

@@ -93,7 +93,7 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{budget: b}, states: map[string]State{}, flags: map[string]bool{}}
+	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{Budget: b}, states: map[string]State{}, flags: map[string]bool{}}
 	s.finalLoc = make([]bool, len(p.names))
 	for _, o := range ce.observed {
 		if o.th < 0 {
@@ -139,7 +139,7 @@ func (s *search) combine(all [][]trace, pick []*trace, i int) {
 	if i == len(all) {
 		for _, tr := range pick {
 			for _, v := range tr.needs {
-				if !s.acc[i].has(v) {
+				if !s.acc[i].Has(v) {
 					return
 				}
 			}
@@ -159,7 +159,7 @@ func (s *search) combine(all [][]trace, pick []*trace, i int) {
 		}
 		ok := true
 		for _, v := range tr.needs {
-			if !acc.has(v) && !s.future[i+1].has(v) {
+			if !acc.Has(v) && !s.future[i+1].Has(v) {
 				ok = false
 				break
 			}
@@ -184,20 +184,17 @@ func (s *search) poll() bool {
 	return s.stopErr != nil
 }
 
-// abort is the panic value with which the relation code deep inside the
-// model stops a search that has spent its budget (rel.go); guard turns it
-// back into the search's stop error.
-type abort struct{ err error }
-
-// guard runs f, and records the error of an abort that f panics with.
+// guard runs f, and records the error of the axiom.Abort with which the
+// relation code deep inside the model stops a search that has spent its
+// budget (axiom.Arena).
 func (s *search) guard(f func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			a, ok := r.(abort)
+			a, ok := r.(axiom.Abort)
 			if !ok {
 				panic(r)
 			}
-			s.stopErr = a.err
+			s.stopErr = a.Err
 		}
 	}()
 	f()
@@ -220,8 +217,8 @@ func (s *search) execute(pick []*trace) {
 			n, limit.Bytes(need), minRelations, n, limit.Bytes(s.b.Memory()))}
 		return
 	}
-	s.al.reset(arenaMark{})
-	s.al.events = n
+	s.al.Reset(arenaMark{})
+	s.al.Events = n
 	x := newExecution(s.p, pick, s.al, s.scratch)
 	s.scratch = x
 	x.finalLoc = s.finalLoc
@@ -267,7 +264,7 @@ func (s *search) execute(pick []*trace) {
 		st.cands[e.loc] = append(st.cands[e.loc], c)
 	}
 	x.fixed()
-	x.rfMark = x.al.mark()
+	x.rfMark = x.al.Mark()
 	s.rfAt(st, 0, 0)
 }
 
@@ -285,7 +282,7 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	if !keep {
 		return
 	}
-	x.al.reset(x.rfMark)
+	x.al.Reset(x.rfMark)
 	x.setRfCo(rf, orders)
 	fin := finalState(x, orders, symOf(s.flow, sym))
 	if s.cond.filter != nil && !s.cond.holds(s.cond.filter, fin) {
@@ -355,12 +352,12 @@ func symOf(f *axiom.FlowExec, sym map[int]axiom.Val) symbolic {
 // order of each location (nil for a location not ordered yet), adding
 // lock.cat's rf of each LKR. It allocates from x's arena.
 func (x *execution) setRfCo(rf Rel, orders [][]int) {
-	co := x.al.rel(x.n)
-	rf = rf.clone()
+	co := x.al.Rel(x.n)
+	rf = rf.Clone()
 	for _, o := range orders {
 		for i := 0; i < len(o); i++ {
 			for j := i + 1; j < len(o); j++ {
-				co.add(o[i], o[j])
+				co.Add(o[i], o[j])
 			}
 		}
 		// An LKR reads from the write just before its LKW in co, when
@@ -370,7 +367,7 @@ func (x *execution) setRfCo(rf Rel, orders [][]int) {
 			w := x.ev[o[i]]
 			if lkr := x.rmwOf[o[i]]; w.tags&tLKW != 0 && lkr >= 0 {
 				if prev := x.ev[o[i-1]]; prev.tags&(tIW|tUL) != 0 {
-					rf.add(o[i-1], lkr)
+					rf.Add(o[i-1], lkr)
 				}
 			}
 		}

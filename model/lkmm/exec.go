@@ -66,86 +66,86 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 		x.rmwOf = append(x.rmwOf, -1)
 	}
 	x.al = al
-	x.po, x.int_, x.loc = al.rel(n), al.rel(n), al.rel(n)
-	x.rmw, x.addr, x.data, x.ctrl = al.rel(n), al.rel(n), al.rel(n), al.rel(n)
+	x.po, x.int_, x.loc = al.Rel(n), al.Rel(n), al.Rel(n)
+	x.rmw, x.addr, x.data, x.ctrl = al.Rel(n), al.Rel(n), al.Rel(n), al.Rel(n)
 	for ti, t := range traces {
 		x.regs = append(x.regs, t.regs)
 		base := len(x.ev)
 		for j := range t.events {
 			if j&63 == 63 {
-				al.poll()
+				al.Poll()
 			}
 			e := &t.events[j]
 			g := base + j
 			x.ev = append(x.ev, e)
 			x.thread = append(x.thread, ti)
 			for k := base; k < g; k++ {
-				x.po.add(k, g)
+				x.po.Add(k, g)
 			}
 			for k := base; k < base+len(t.events); k++ {
-				x.int_.add(k, g)
+				x.int_.Add(k, g)
 			}
 			if e.rmwR >= 0 {
-				x.rmw.add(base+e.rmwR, g)
+				x.rmw.Add(base+e.rmwR, g)
 				x.rmwOf = append(x.rmwOf, base+e.rmwR)
 			} else {
 				x.rmwOf = append(x.rmwOf, -1)
 			}
 			for _, d := range e.addr {
-				x.addr.add(base+d, g)
+				x.addr.Add(base+d, g)
 			}
 			for _, d := range e.data {
-				x.data.add(base+d, g)
+				x.data.Add(base+d, g)
 			}
 			for _, d := range e.ctrl {
-				x.ctrl.add(base+d, g)
+				x.ctrl.Add(base+d, g)
 			}
 		}
 	}
 	for i := 0; i < nLoc; i++ {
-		x.int_.add(i, i)
+		x.int_.Add(i, i)
 	}
-	x.IW, x.R, x.W, x.syncSrcu = al.set(n), al.set(n), al.set(n), al.set(n)
+	x.IW, x.R, x.W, x.syncSrcu = al.Set(n), al.Set(n), al.Set(n), al.Set(n)
 	for i := range x.fenceSets {
-		x.fenceSets[i] = al.set(n)
+		x.fenceSets[i] = al.Set(n)
 	}
 	for i := range x.tagSets {
-		x.tagSets[i] = al.set(n)
+		x.tagSets[i] = al.Set(n)
 	}
 	for i, e := range x.ev {
 		if i&63 == 63 {
-			al.poll()
+			al.Poll()
 		}
 		switch e.kind {
 		case evR:
-			x.R.add(i)
+			x.R.Add(i)
 		case evW:
-			x.W.add(i)
+			x.W.Add(i)
 		case evF:
-			x.fenceSets[e.fence].add(i)
+			x.fenceSets[e.fence].Add(i)
 		case evSync:
-			x.syncSrcu.add(i)
+			x.syncSrcu.Add(i)
 		}
 		if e.tags&tIW != 0 {
-			x.IW.add(i)
+			x.IW.Add(i)
 		}
 		for b, t := 0, e.tags; t != 0; b, t = b+1, t>>1 {
 			if t&1 != 0 {
-				x.tagSets[b].add(i)
+				x.tagSets[b].Add(i)
 			}
 		}
 		if e.loc >= 0 {
 			for j, f := range x.ev[:i+1] {
 				if f.loc == e.loc {
-					x.loc.add(i, j)
-					x.loc.add(j, i)
+					x.loc.Add(i, j)
+					x.loc.Add(j, i)
 				}
 			}
 		}
 	}
-	x.M = x.R.union(x.W)
-	x.ext = x.int_.compl()
-	x.mark = al.mark()
+	x.M = x.R.Union(x.W)
+	x.ext = x.int_.Compl()
+	x.mark = al.Mark()
 	return x
 }
 

@@ -62,14 +62,14 @@ func (x *execution) label(rel *relations, a, b int) string {
 	}{{rel.rf, "rf"}, {rel.co, "co"}, {rel.fr, "fr"}, {rel.rmw, "rmw"}, {rel.ppo, "ppo"},
 		{rel.prop, "prop"}, {rel.strongFence, "strong-fence"}, {rel.hb, "hb"}, {rel.pb, "pb"}, {rel.rb, "rb"}}
 	for _, nr := range named {
-		if nr.r.b != nil && nr.r.has(a, b) {
+		if nr.r.Words() != nil && nr.r.Has(a, b) {
 			if ext && (nr.name == "rf" || nr.name == "co" || nr.name == "fr") {
 				return nr.name + "e"
 			}
 			return nr.name
 		}
 	}
-	if rel.po.b != nil && rel.po.has(a, b) {
+	if rel.po.Words() != nil && rel.po.Has(a, b) {
 		return "po"
 	}
 	return "->"
@@ -79,22 +79,22 @@ func (x *execution) label(rel *relations, a, b int) string {
 // cycle of the failing relation spelled out in base relations (po, rf,
 // co, fr), each po step naming the fences it crosses.
 func (x *execution) explain(p *program, out outcome) string {
-	if out.bad.b == nil {
+	if out.bad.Words() == nil {
 		return "rejected by " + out.failed
 	}
 	var cyc []int
-	if c := out.bad.findCycle(); c != nil {
+	if c := out.bad.FindCycle(); c != nil {
 		cyc = c
 	} else {
 		for i := 0; i < x.n; i++ {
-			if out.bad.has(i, i) {
+			if out.bad.Has(i, i) {
 				cyc = []int{i}
 				break
 			}
 		}
 	}
 	if cyc == nil {
-		if pr := out.bad.pairs(); len(pr) > 0 {
+		if pr := out.bad.Pairs(); len(pr) > 0 {
 			return fmt.Sprintf("rejected by %s: %s", out.failed, x.spell(p, []int{pr[0][0], pr[0][1]}, false))
 		}
 		return "rejected by " + out.failed
@@ -128,12 +128,12 @@ func (x *execution) spell(p *program, path []int, _ bool) string {
 // basePath returns a shortest path from a to b (a cycle when a == b)
 // along po, rf, co and fr edges, or nil.
 func (x *execution) basePath(a, b int) []int {
-	fr := x.rf.inv().seq(x.co)
+	fr := x.rf.Inv().Seq(x.co)
 	// An RCU guarantee is a cycle only once a critical section is read
 	// from its unlock back to its lock.
-	rscsi := x.matchRCU(x.fenceSets[fRcuLock], x.fenceSets[fRcuUnlock]).inv()
+	rscsi := x.matchRCU(x.fenceSets[fRcuLock], x.fenceSets[fRcuUnlock]).Inv()
 	next := func(u, v int) bool {
-		return x.po.has(u, v) || x.rf.has(u, v) || x.co.has(u, v) || fr.has(u, v) || rscsi.has(u, v)
+		return x.po.Has(u, v) || x.rf.Has(u, v) || x.co.Has(u, v) || fr.Has(u, v) || rscsi.Has(u, v)
 	}
 	prev := make([]int, x.n)
 	for i := range prev {
@@ -178,22 +178,22 @@ func (x *execution) baseLabel(a, b int) string {
 		suffix = "e"
 	}
 	switch {
-	case x.rf.has(a, b):
+	case x.rf.Has(a, b):
 		return "rf" + suffix
-	case x.co.has(a, b):
+	case x.co.Has(a, b):
 		return "co" + suffix
-	case x.rf.inv().seq(x.co).has(a, b):
+	case x.rf.Inv().Seq(x.co).Has(a, b):
 		return "fr" + suffix
 	case x.ev[a].kind == evF && x.ev[a].fence == fRcuUnlock && x.ev[b].kind == evF && x.ev[b].fence == fRcuLock:
 		return "rcu-rscs^-1"
-	case x.po.has(a, b):
+	case x.po.Has(a, b):
 		var fences []string
 		for k := a + 1; k < b; k++ {
 			if x.ev[k].kind == evF {
 				fences = append(fences, fenceText[x.ev[k].fence])
 			}
 		}
-		if x.rmw.has(a, b) {
+		if x.rmw.Has(a, b) {
 			return "rmw"
 		}
 		if len(fences) > 0 {

@@ -30,11 +30,11 @@ func (x *execution) fixed() *fixedRels {
 	f := &fixedRels{}
 	x.fix = f
 	n := x.n
-	all := newSet(n).compl(n)
+	all := newSet(n).Compl(n)
 	f.all = all
 	al := x.al
-	id := func(s Set) Rel { return al.ident(n, s) }
-	fencerel := func(s Set) Rel { return x.po.restrict(nil, s).seq(x.po) }
+	id := func(s Set) Rel { return al.Ident(n, s) }
+	fencerel := func(s Set) Rel { return x.po.Restrict(nil, s).Seq(x.po) }
 	po, rmw0 := x.po, x.rmw
 
 	// ---- linux-kernel.bell ----
@@ -44,59 +44,59 @@ func (x *execution) fixed() *fixedRels {
 	RMWset := x.tagged(tRMW)
 	// The rmw of the bell is the RMW primitives' only; lock.cat adds
 	// lk-rmw later.
-	lkrmw := rmw0.restrict(LKR, LKW)
-	rmw := rmw0.minus(lkrmw)
+	lkrmw := rmw0.Restrict(LKR, LKW)
+	rmw := rmw0.Minus(lkrmw)
 	// let FailedRMW = RMW \ (domain(rmw) | range(rmw))
-	FailedRMW := RMWset.minus(rmw.domain().union(rmw.rng()))
+	FailedRMW := RMWset.Minus(rmw.Domain().Union(rmw.Range()))
 	// let Acquire = ACQUIRE \ W \ FailedRMW
-	Acquire := x.tagged(tAcquire).minus(x.W).minus(FailedRMW)
+	Acquire := x.tagged(tAcquire).Minus(x.W).Minus(FailedRMW)
 	// let Release = RELEASE \ R \ FailedRMW
-	Release := x.tagged(tRelease).minus(x.R).minus(FailedRMW)
+	Release := x.tagged(tRelease).Minus(x.R).Minus(FailedRMW)
 	// let Mb = MB \ FailedRMW
-	Mb := x.tagged(tMb).minus(FailedRMW)
+	Mb := x.tagged(tMb).Minus(FailedRMW)
 	// let Noreturn = NORETURN \ W
-	Noreturn := x.tagged(tNoreturn).minus(x.W)
+	Noreturn := x.tagged(tNoreturn).Minus(x.W)
 	RcuLock, RcuUnlock := x.fenceSets[fRcuLock], x.fenceSets[fRcuUnlock]
 	SyncRcu, SyncSrcu := x.fenceSets[fSyncRcu], x.syncSrcu
 
 	// let rcu-rscs = let rec ... (matching nested Rcu-lock/Rcu-unlock)
 	rcuRscs := x.matchRCU(RcuLock, RcuUnlock)
 	// flag ~empty Rcu-lock \ domain(rcu-rscs) as unmatched-rcu-lock
-	if !RcuLock.minus(rcuRscs.domain()).empty() {
+	if !RcuLock.Minus(rcuRscs.Domain()).Empty() {
 		f.flags = append(f.flags, "unmatched-rcu-lock")
 	}
 	// flag ~empty Rcu-unlock \ range(rcu-rscs) as unmatched-rcu-unlock
-	if !RcuUnlock.minus(rcuRscs.rng()).empty() {
+	if !RcuUnlock.Minus(rcuRscs.Range()).Empty() {
 		f.flags = append(f.flags, "unmatched-rcu-unlock")
 	}
-	notSU := SrcuUnlock.compl(n)
+	notSU := SrcuUnlock.Compl(n)
 	// (the srcu-rscs flags depend on rf: see eval)
 	// flag ~empty rcu-rscs & (po ; [Sync-srcu] ; po) as invalid-sleep
-	if !rcuRscs.inter(fencerel(SyncSrcu)).empty() {
+	if !rcuRscs.Inter(fencerel(SyncSrcu)).Empty() {
 		f.flags = append(f.flags, "invalid-sleep")
 	}
 	// let Marked = (~M) | IW | ONCE | RELEASE | ACQUIRE | MB | RMW |
 	//	LKR | LKW | UL | LF | RL | RU | Srcu-lock | Srcu-unlock
-	Marked := x.M.compl(n)
+	Marked := x.M.Compl(n)
 	for _, t := range []tag{tIW, tOnce, tRelease, tAcquire, tMb, tRMW, tLKR, tLKW, tUL, tLF, tRL, tRU, tSrcuLock, tSrcuUnlock} {
-		Marked = Marked.union(x.tagged(t))
+		Marked = Marked.Union(x.tagged(t))
 	}
 	// let Plain = M \ Marked
-	Plain := x.M.minus(Marked)
+	Plain := x.M.Minus(Marked)
 
 	// ---- lock.cat ----
-	LF := LF0.union(RL) // let LF = LF | RL
+	LF := LF0.Union(RL) // let LF = LF | RL
 	// let ALL-LOCKS = LKR | LKW | UL | LF | RU | Srcu-lock | Srcu-unlock | Sync-srcu
 	allLocks := union1(LKR, LKW, UL, LF, RU, SrcuLock, SrcuUnlock, SyncSrcu)
 	// flag ~empty [M \ IW \ ALL-LOCKS] ; loc ; [ALL-LOCKS] as mixed-lock-accesses
-	if !x.loc.restrict(x.M.minus(x.IW).minus(allLocks), allLocks).empty() {
+	if !x.loc.Restrict(x.M.Minus(x.IW).Minus(allLocks), allLocks).Empty() {
 		f.flags = append(f.flags, "mixed-lock-accesses")
 	}
 	// flag ~empty [FW] ; loc ; [ALL-LOCKS] as lock-final
 	// FW, herd's final writes, are the writes the final state shows:
 	// the flag says the final section looks at a lock.
 	lockFinal := false
-	allLocks.each(func(i int) {
+	allLocks.Each(func(i int) {
 		if l := x.ev[i].loc; l >= 0 && l < len(x.finalLoc) && x.finalLoc[l] {
 			lockFinal = true
 		}
@@ -104,29 +104,29 @@ func (x *execution) fixed() *fixedRels {
 	if lockFinal {
 		f.flags = append(f.flags, "lock-final")
 	}
-	poloc := po.inter(x.loc)
+	poloc := po.Inter(x.loc)
 	// let rmw = rmw | lk-rmw
 	rmw = union(rmw, lkrmw)
 	// empty ([LKW] ; po-loc ; [LKR]) \ (po-loc ; [UL] ; po-loc) as lock-nest
-	throughUL := poloc.restrict(nil, UL).seq(poloc)
-	if !poloc.restrict(LKW, LKR).minus(throughUL).empty() {
+	throughUL := poloc.Restrict(nil, UL).Seq(poloc)
+	if !poloc.Restrict(LKW, LKR).Minus(throughUL).Empty() {
 		f.failed = axLockNest
 		return f
 	}
 	// empty ([LKW] ; po-loc ; [RU]) \ (po-loc ; [UL] ; po-loc) as nested-is-locked
-	if !poloc.restrict(LKW, RU).minus(throughUL).empty() {
+	if !poloc.Restrict(LKW, RU).Minus(throughUL).Empty() {
 		f.failed = axNestedIsLocked
 		return f
 	}
 	// let critical = ([LKW] ; po-loc ; [UL]) \ (po-loc ; [LKW | UL] ; po-loc)
 	critical := x.critical(LKW, UL)
 	// flag ~empty UL \ range(critical) as unmatched-unlock
-	if !UL.minus(critical.rng()).empty() {
+	if !UL.Minus(critical.Range()).Empty() {
 		f.flags = append(f.flags, "unmatched-unlock")
 	}
 	// empty ([UNMATCHED-LKW] ; loc ; [UNMATCHED-LKW]) \ id as unmatched-locks
-	unmatchedLKW := LKW.minus(critical.domain())
-	if !x.loc.restrict(unmatchedLKW, unmatchedLKW).minus(id(all)).empty() {
+	unmatchedLKW := LKW.Minus(critical.Domain())
+	if !x.loc.Restrict(unmatchedLKW, unmatchedLKW).Minus(id(all)).Empty() {
 		f.failed = axUnmatchedLocks
 		return f
 	}
@@ -134,44 +134,44 @@ func (x *execution) fixed() *fixedRels {
 	// let M = R | W: the event kinds already include them.
 	R, W, M := x.R, x.W, x.M
 	// let Release = Release | UL ; let Acquire = Acquire | LKR
-	Release = Release.union(UL)
-	Acquire = Acquire.union(LKR)
+	Release = Release.Union(UL)
+	Acquire = Acquire.Union(LKR)
 
 	// ---- linux-kernel.cat ----
 	// let acq-po = [Acquire] ; po ; [M]
-	acqPo := po.restrict(Acquire, M)
+	acqPo := po.Restrict(Acquire, M)
 	// let po-rel = [M] ; po ; [Release]
-	poRel := po.restrict(M, Release)
+	poRel := po.Restrict(M, Release)
 	// let po-unlock-lock-po = po ; [UL] ; (po|rf) ; [LKR] ; po
 	// Here its po part; eval adds po ; [UL] ; rf ; [LKR] ; po.
-	poUL := po.restrict(nil, UL)
-	pulpPo := seqs(poUL, po.restrict(nil, LKR), po)
+	poUL := po.Restrict(nil, UL)
+	pulpPo := seqs(poUL, po.Restrict(nil, LKR), po)
 	// let rmb = [R4rmb] ; fencerel(Rmb) ; [R4rmb]
-	R4rmb := R.minus(Noreturn)
-	rmb := fencerel(x.fenceSets[fRmb]).restrict(R4rmb, R4rmb)
+	R4rmb := R.Minus(Noreturn)
+	rmb := fencerel(x.fenceSets[fRmb]).Restrict(R4rmb, R4rmb)
 	// let wmb = [W] ; fencerel(Wmb) ; [W]
-	wmb := fencerel(x.fenceSets[fWmb]).restrict(W, W)
-	poq := po.opt()
+	wmb := fencerel(x.fenceSets[fWmb]).Restrict(W, W)
+	poq := po.Opt()
 	mb := union(
 		// ([M] ; fencerel(Mb) ; [M]) |
-		fencerel(Mb).restrict(M, M),
+		fencerel(Mb).Restrict(M, M),
 		// ([M] ; po ; [Mb & R]) |
-		po.restrict(M, Mb.inter(R)),
+		po.Restrict(M, Mb.Inter(R)),
 		// ([Mb & W] ; po ; [M]) |
-		po.restrict(Mb.inter(W), M),
+		po.Restrict(Mb.Inter(W), M),
 		// ([M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M]) |
-		fencerel(x.fenceSets[fBeforeAtomic]).restrict(M, RMWset).seq(poq.restrict(nil, M)),
+		fencerel(x.fenceSets[fBeforeAtomic]).Restrict(M, RMWset).Seq(poq.Restrict(nil, M)),
 		// ([M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]) |
-		poq.restrict(M, RMWset).seq(fencerel(x.fenceSets[fAfterAtomic]).restrict(nil, M)),
+		poq.Restrict(M, RMWset).Seq(fencerel(x.fenceSets[fAfterAtomic]).Restrict(nil, M)),
 		// ([M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M]) |
-		poq.restrict(M, LKW).seq(fencerel(x.fenceSets[fAfterSpinlock]).restrict(nil, M)),
+		poq.Restrict(M, LKW).Seq(fencerel(x.fenceSets[fAfterSpinlock]).Restrict(nil, M)),
 		// ([M] ; po-unlock-lock-po ; [After-unlock-lock] ; po ; [M]) |
-		pulpPo.restrict(M, x.fenceSets[fAfterUnlockLock]).seq(po.restrict(nil, M)),
+		pulpPo.Restrict(M, x.fenceSets[fAfterUnlockLock]).Seq(po.Restrict(nil, M)),
 		// ([M] ; po? ; [Srcu-unlock] ; fencerel(After-srcu-read-unlock) ; [M])
-		poq.restrict(M, SrcuUnlock).seq(fencerel(x.fenceSets[fAfterSrcuReadUnlock]).restrict(nil, M)),
+		poq.Restrict(M, SrcuUnlock).Seq(fencerel(x.fenceSets[fAfterSrcuReadUnlock]).Restrict(nil, M)),
 	)
 	// let gp = po ; [Sync-rcu | Sync-srcu] ; po?
-	gp := po.restrict(nil, SyncRcu.union(SyncSrcu)).seq(poq)
+	gp := po.Restrict(nil, SyncRcu.Union(SyncSrcu)).Seq(poq)
 	// let strong-fence = mb | gp
 	strongFence := union(mb, gp)
 	// let nonrw-fence = strong-fence | po-rel | acq-po
@@ -185,12 +185,12 @@ func (x *execution) fixed() *fixedRels {
 	//	(po ; [Release]) | ([Acquire] ; po)
 	bset := union1(x.fenceSets[fBarrier], x.fenceSets[fRmb], x.fenceSets[fWmb], Mb, SyncRcu, SyncSrcu,
 		x.fenceSets[fBeforeAtomic], x.fenceSets[fAfterAtomic], Acquire, Release, RcuLock, RcuUnlock, SrcuLock, SrcuUnlock)
-	barrier := union(fencerel(bset), po.restrict(nil, Release), po.restrict(Acquire, nil))
+	barrier := union(fencerel(bset), po.Restrict(nil, Release), po.Restrict(Acquire, nil))
 	// let mixed-accesses = ([Plain & W] ; (po-loc \ barrier) ; [Marked]) |
 	//	([Marked] ; (po-loc \ barrier) ; [Plain & W])
-	plocNB := poloc.minus(barrier)
-	PlainW := Plain.inter(W)
-	if !union(plocNB.restrict(PlainW, Marked), plocNB.restrict(Marked, PlainW)).empty() {
+	plocNB := poloc.Minus(barrier)
+	PlainW := Plain.Inter(W)
+	if !union(plocNB.Restrict(PlainW, Marked), plocNB.Restrict(Marked, PlainW)).Empty() {
 		f.flags = append(f.flags, "mixed-accesses")
 	}
 
@@ -199,10 +199,10 @@ func (x *execution) fixed() *fixedRels {
 		Noreturn: Noreturn, SyncRcu: SyncRcu, SyncSrcu: SyncSrcu,
 		SrcuLock: SrcuLock, SrcuUnlock: SrcuUnlock, notSU: notSU,
 		Marked: Marked, Plain: Plain, R4rmb: R4rmb,
-		rmw: rmw, rcuRscs: rcuRscs, poloc: poloc, dataNotSU: x.data.restrict(nil, notSU),
+		rmw: rmw, rcuRscs: rcuRscs, poloc: poloc, dataNotSU: x.data.Restrict(nil, notSU),
 		poRel: poRel, wmb: wmb, poUL: poUL,
 		pulpPo: pulpPo, strongFence: strongFence, nonrwFence: nonrwFence, fence: fence,
-		locks: !UL.empty() && !LKR.empty(),
+		locks: !UL.Empty() && !LKR.Empty(),
 	}
 	return f
 }

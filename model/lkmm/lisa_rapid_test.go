@@ -2,6 +2,7 @@ package lkmm
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -53,6 +54,8 @@ func drawLISACOp(t *rapid.T, j int, regs []string) (lisaCOp, string) {
 		return lisaCOp{"f[rcu-lock]", "rcu_read_lock();"}, ""
 	}
 }
+
+var symName = regexp.MustCompile(`=S[0-9]+;`)
 
 // TestLISAMatchesC checks, on random straight-line tests, that a LISA test
 // and the C test made of the primitives its annotations stand for get the
@@ -110,12 +113,16 @@ func TestLISAMatchesC(t *testing.T) {
 		if a.Verdict == Unknown || b.Verdict == Unknown {
 			t.Fatalf("unknown: %s / %s", a.Reason, b.Reason)
 		}
+		// A cycle of copies gets a symbolic value named after herd's
+		// variables, which the two dialects number differently (C
+		// reads its registers through variables, LISA does not): the
+		// names are not compared, only where they are.
 		var as, bs []string
 		for _, s := range a.States {
-			as = append(as, s.String())
+			as = append(as, symName.ReplaceAllString(s.String(), "=S;"))
 		}
 		for _, s := range b.States {
-			bs = append(bs, s.String())
+			bs = append(bs, symName.ReplaceAllString(s.String(), "=S;"))
 		}
 		if strings.Join(as, "\n") != strings.Join(bs, "\n") || a.Positive != b.Positive || a.Negative != b.Negative ||
 			strings.Join(a.Flags, ",") != strings.Join(b.Flags, ",") {

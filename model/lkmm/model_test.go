@@ -112,12 +112,12 @@ func (b *xbuild) execution(rf [][2]int, co ...[]int) *execution {
 	x := newExecution(p, trs, &arena{}, nil)
 	x.rf, x.co = newRel(x.n), newRel(x.n)
 	for _, pr := range rf {
-		x.rf.add(pr[0], pr[1])
+		x.rf.Add(pr[0], pr[1])
 	}
 	for _, chain := range co {
 		for i := range chain {
 			for j := i + 1; j < len(chain); j++ {
-				x.co.add(chain[i], chain[j])
+				x.co.Add(chain[i], chain[j])
 			}
 		}
 	}
@@ -394,21 +394,21 @@ func contains(ss []string, s string) bool {
 // TestRelOps checks the bitset relation operations on small examples.
 func TestRelOps(t *testing.T) {
 	r := newRel(70) // more than one word per row
-	r.add(0, 1)
-	r.add(1, 65)
-	r.add(65, 69)
-	p := r.plus()
-	require.True(t, p.has(0, 69))
-	require.False(t, p.has(69, 0))
-	require.True(t, r.acyclic())
-	r.add(69, 0)
-	require.False(t, r.acyclic())
-	require.Equal(t, []int{0, 1, 65, 69}, r.findCycle())
-	s := r.seq(r)
-	require.True(t, s.has(0, 65))
-	require.False(t, s.has(0, 1))
-	require.True(t, r.inv().has(65, 1))
-	require.True(t, r.opt().has(5, 5))
-	d := r.domain()
-	require.True(t, d.has(65) && !d.has(2))
+	r.Add(0, 1)
+	r.Add(1, 65)
+	r.Add(65, 69)
+	p := r.Plus()
+	require.True(t, p.Has(0, 69))
+	require.False(t, p.Has(69, 0))
+	require.True(t, r.Acyclic())
+	r.Add(69, 0)
+	require.False(t, r.Acyclic())
+	require.Equal(t, []int{0, 1, 65, 69}, r.FindCycle())
+	s := r.Seq(r)
+	require.True(t, s.Has(0, 65))
+	require.False(t, s.Has(0, 1))
+	require.True(t, r.Inv().Has(65, 1))
+	require.True(t, r.Opt().Has(5, 5))
+	d := r.Domain()
+	require.True(t, d.Has(65) && !d.Has(2))
 }
