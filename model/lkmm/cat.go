@@ -328,7 +328,6 @@ func relEqual(a, b Rel) bool {
 	return true
 }
 
-
 // matchRCU pairs each rcu_read_lock with its rcu_read_unlock, innermost
 // first, as the recursive definition of rcu-rscs in linux-kernel.bell
 // does: an unmatched lock matches the first later unmatched unlock with no
