@@ -13,23 +13,20 @@ import (
 
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
 )
 
 // Verdict is herd's word for how often the final condition's proposition
-// holds over the executions the model allows.
-type Verdict int
+// holds over the executions the model allows (axiom.Verdict).
+type Verdict = axiom.Verdict
 
 // The verdicts.
 const (
-	Never     Verdict = iota // no allowed execution satisfies it
-	Sometimes                // some do, some do not
-	Always                   // every allowed execution satisfies it
-	Unknown                  // a limit was hit; Result.Reason says which
+	Never     = axiom.Never     // no allowed execution satisfies it
+	Sometimes = axiom.Sometimes // some do, some do not
+	Always    = axiom.Always    // every allowed execution satisfies it
+	Unknown   = axiom.Unknown   // a limit was hit; Result.Reason says which
 )
-
-func (v Verdict) String() string {
-	return [...]string{"Never", "Sometimes", "Always", "Unknown"}[v]
-}
 
 // Options bound the search.
 type Options struct {
@@ -55,26 +52,12 @@ type Options struct {
 }
 
 // Binding is one location of a final state and its value, both as herd
-// prints them: "0:r0" or "[x]", and "1", "-1" or a location name.
-type Binding struct {
-	Loc, Val string
-}
+// prints them (axiom.Binding).
+type Binding = axiom.Binding
 
 // State is a final state over the observed locations, in herd's order
-// (registers by thread then name, then shared locations by name).
-type State []Binding
-
-// String prints s as herd does: "0:r0=1; [x]=2;".
-func (s State) String() string {
-	out := ""
-	for _, b := range s {
-		out += b.Loc + "=" + b.Val + "; "
-	}
-	if out != "" {
-		out = out[:len(out)-1]
-	}
-	return out
-}
+// (axiom.State).
+type State = axiom.State
 
 // Result is what the engine found for one test.
 type Result struct {

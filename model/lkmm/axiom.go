@@ -74,14 +74,20 @@ func Program(t *litmus.Test, loopBound int) (*axiom.Program, error) {
 	if loopBound <= 0 {
 		loopBound = 2
 	}
-	ap := &axiom.Program{Test: t, Names: p.names, Index: p.index, Vocab: Vocab}
-	for _, v := range p.init {
-		ap.Init = append(ap.Init, axiom.Val{Sym: v.Sym, N: v.N})
+	return p.axiomProgram(loopBound, nil), nil
+}
+
+// axiomProgram returns p as package axiom's program; its threads' walks
+// poll budget b (nil for none).
+func (p *program) axiomProgram(loopBound int, b *limit.Budget) *axiom.Program {
+	if loopBound <= 0 {
+		loopBound = 2
 	}
+	ap := &axiom.Program{Test: p.test, Names: p.names, Index: p.index, Vocab: Vocab, Init: p.init}
 	for _, th := range p.threads {
-		ap.Threads = append(ap.Threads, &cThread{p: p, th: th, loopBound: loopBound})
+		ap.Threads = append(ap.Threads, &cThread{p: p, th: th, loopBound: loopBound, budget: b})
 	}
-	return ap, nil
+	return ap
 }
 
 type cThread struct {
@@ -94,14 +100,7 @@ type cThread struct {
 func (c *cThread) ID() int { return c.th.id }
 
 func (c *cThread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, error) {
-	d := make([][]Val, len(dom))
-	for i, vs := range dom {
-		d[i] = make([]Val, len(vs))
-		for j, v := range vs {
-			d[i][j] = Val{Sym: v.Sym, N: v.N}
-		}
-	}
-	trs, cut, err := walk(c.p, c.budget, c.th, d, c.loopBound, partial)
+	trs, cut, err := walk(c.p, c.budget, c.th, dom, c.loopBound, partial)
 	if err != nil {
 		return nil, false, err
 	}
@@ -112,18 +111,13 @@ func (c *cThread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 		for j := range tr.events {
 			out[i].Events[j] = toAxiom(&tr.events[j], j, tr.events)
 		}
-		if tr.regs != nil {
-			out[i].Regs = make(map[string]axiom.Val, len(tr.regs))
-			for k, v := range tr.regs {
-				out[i].Regs[k] = axiom.Val{Sym: v.Sym, N: v.N}
-			}
-		}
+		out[i].Regs = tr.regs
 	}
 	return out, cut, nil
 }
 
 func toAxiom(e *event, j int, evs []event) axiom.Event {
-	a := axiom.Event{Thread: e.thread, Loc: e.loc, Val: axiom.Val{Sym: e.val.Sym, N: e.val.N}, RMW: e.rmwR, Instr: j,
+	a := axiom.Event{Thread: e.thread, Loc: e.loc, Val: e.val, RMW: e.rmwR, Instr: j,
 		Addr: e.addr, Data: e.data, Ctrl: e.ctrl, Pos: e.pos, Text: e.prim}
 	lock := e.tags&(tLKR|tLKW|tUL|tLF|tRL|tRU) != 0
 	switch e.kind {

@@ -104,7 +104,7 @@ func (in *interp) call1(c *litmus.CallExpr) (Val, taint, vflow) {
 				in.needs(t, in.nd)
 				flows[i] = vfOp
 			}
-			if v.isAddr() || v.isTop() {
+			if v.IsAddr() || isTop(v) {
 				in.dead = true
 				return Val{}, nil, 0
 			}
@@ -156,7 +156,7 @@ func (in *interp) call1(c *litmus.CallExpr) (Val, taint, vflow) {
 			bit, bt, bf := operand(0)
 			in.needs(taint{i}, copyOf(i))
 			in.needs(bt, bf)
-			if v.isTop() || v.isAddr() {
+			if isTop(v) || v.IsAddr() {
 				return top, taint{i}, vfOp
 			}
 			return boolVal(v.N&bit.N != 0), taint{i}, vfOp
@@ -224,7 +224,7 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 			return Val{}, nil, 0
 		}
 		nv := top
-		if !old.isTop() && !v.isTop() {
+		if !isTop(old) && !isTop(v) {
 			nv = rmwApply(pr.Op, old, v)
 		}
 		in.needs(taint{r}, copyOf(r))
@@ -244,7 +244,7 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 	switch pr.Op {
 	case litmus.RMWCmpxchg:
 		nv2, nt, f := operand(1)
-		if old.isTop() || v.isTop() {
+		if isTop(old) || isTop(v) {
 			writes = in.choose(2) == 0
 		} else {
 			writes = old == v
@@ -260,7 +260,7 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 		nv, vt, nf = nv2, nt, f
 	case litmus.RMWAddUnless:
 		u, ut, uf := operand(1)
-		if old.isTop() || u.isTop() {
+		if isTop(old) || isTop(u) {
 			writes = in.choose(2) == 0
 		} else {
 			writes = old != u
@@ -273,9 +273,9 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 		}
 		in.needs(vt, vf)
 		switch {
-		case old.isTop() || v.isTop():
+		case isTop(old) || isTop(v):
 			nv = top
-		case !old.isAddr() && !v.isAddr():
+		case !old.IsAddr() && !v.IsAddr():
 			nv = intVal(old.N + v.N)
 		}
 		nf = vfOp
@@ -283,12 +283,12 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 	case litmus.RMWXchg:
 		nv, nf = v, vf
 	default:
-		if (old.isAddr() || v.isAddr()) && !old.isTop() && !v.isTop() {
+		if (old.IsAddr() || v.IsAddr()) && !isTop(old) && !isTop(v) {
 			in.dead = true // arithmetic on an address, as in binop
 			return Val{}, nil, 0
 		}
 		nv = top
-		if !old.isTop() && !v.isTop() {
+		if !isTop(old) && !isTop(v) {
 			nv = rmwApply(pr.Op, old, v)
 		}
 		in.needs(taint{r}, copyOf(r))
@@ -303,10 +303,10 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 		// A success that depends on the value: an equation on it.
 		in.needs(taint{r}, copyOf(r))
 		switch {
-		case nv.isTop() || old.isTop():
+		case isTop(nv) || isTop(old):
 			success = in.choose(2) == 0
 		case pr.Success == litmus.SuccNewZero:
-			success = nv.N == 0 && !nv.isAddr()
+			success = nv.N == 0 && !nv.IsAddr()
 		case pr.Success == litmus.SuccOldBitClear:
 			success = old.N&v.N == 0
 		default:
@@ -339,7 +339,7 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 		in.emit(event{kind: evW, rmwR: r, loc: loc, val: nv, tags: tags | tRMW, addr: addr, data: data, vf: nf, pos: pos, prim: pr.Name})
 	}
 	rt := taint{r}
-	bad := nv.isTop() || old.isTop() || v.isTop()
+	bad := isTop(nv) || isTop(old) || isTop(v)
 	switch pr.Ret {
 	case litmus.RetOld:
 		return old, rt, copyOf(r)
@@ -352,7 +352,7 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 		}
 		switch pr.Ret {
 		case litmus.RetNewIsZero:
-			return boolVal(nv.N == 0 && !nv.isAddr()), rt, vfOp
+			return boolVal(nv.N == 0 && !nv.IsAddr()), rt, vfOp
 		case litmus.RetNewIsNeg:
 			return boolVal(nv.N < 0), rt, vfOp
 		}

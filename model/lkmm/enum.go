@@ -14,7 +14,7 @@ type search struct {
 	p    *program
 	opt  Options
 	res  *Result
-	cond *condEval
+	cond *axiom.CondEval
 
 	al       *arena
 	scratch  *execution
@@ -55,7 +55,7 @@ func (p *program) check(b *limit.Budget, opt Options) (*Result, error) {
 	dom, _, err = p.domains(b, opt, false)
 	if err != nil {
 		if _, ok := err.(*errLimit); ok && b.Err() == nil {
-			err = &errLimit{"no candidate execution with the capped value domains, and " + err.Error()}
+			err = &errLimit{Msg: "no candidate execution with the capped value domains, and " + err.Error()}
 		}
 		return limitResult(p, b, err)
 	}
@@ -95,18 +95,13 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 	}
 	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{Budget: b}, states: map[string]State{}, flags: map[string]bool{}}
 	s.finalLoc = make([]bool, len(p.names))
-	for _, o := range ce.observed {
-		if o.th < 0 {
-			s.finalLoc[o.loc] = true
+	for _, o := range ce.Observed {
+		if o.Th < 0 {
+			s.finalLoc[o.Loc] = true
 		}
 	}
 	s.indexValues(dom, all)
-	s.dom = make([][]axiom.Val, len(dom))
-	for l, d := range dom {
-		for _, v := range d {
-			s.dom[l] = append(s.dom[l], axiom.Val{Sym: v.Sym, N: v.N})
-		}
-	}
+	s.dom = dom
 	pick := make([]*trace, len(all))
 	s.acc = make([]Set, len(all)+1)
 	for i := range s.acc {
@@ -285,10 +280,10 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	x.al.Reset(x.rfMark)
 	x.setRfCo(rf, orders)
 	fin := finalState(x, orders, symOf(s.flow, sym))
-	if s.cond.filter != nil && !s.cond.holds(s.cond.filter, fin) {
+	if s.cond.Filter != nil && !s.cond.Holds(s.cond.Filter, fin) {
 		return
 	}
-	sat := s.cond.prop == nil || s.cond.holds(s.cond.prop, fin)
+	sat := s.cond.Prop == nil || s.cond.Holds(s.cond.Prop, fin)
 	wantWhy := sat && s.why == ""
 	out := x.model(wantWhy)
 	if out.failed != "" {
@@ -308,9 +303,9 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	for _, f := range out.flags {
 		s.flags[f] = true
 	}
-	s.keyBuf = s.cond.key(fin, s.keyBuf[:0])
+	s.keyBuf = s.cond.Key(fin, s.keyBuf[:0])
 	if _, seen := s.states[string(s.keyBuf)]; !seen {
-		s.states[string(s.keyBuf)] = s.cond.observe(fin)
+		s.states[string(s.keyBuf)] = s.cond.Observe(fin)
 	}
 }
 
@@ -326,7 +321,7 @@ func flowExec(x *execution, traces []*trace) *axiom.FlowExec {
 		default:
 			f.Kind[e] = axiom.KindF
 		}
-		f.Loc[e], f.Val[e] = ev.loc, axiom.Val{Sym: ev.val.Sym, N: ev.val.N}
+		f.Loc[e], f.Val[e] = ev.loc, ev.val
 	}
 	k := x.nLoc
 	for _, t := range traces {
@@ -386,7 +381,7 @@ func (s *search) finish() {
 	default:
 		r.Verdict = Sometimes
 	}
-	r.Ok = s.cond.ok(r.Positive, r.Negative)
+	r.Ok = s.cond.Ok(r.Positive, r.Negative)
 	keys := make([]string, 0, len(s.states))
 	for k := range s.states {
 		keys = append(keys, k)
@@ -395,7 +390,7 @@ func (s *search) finish() {
 	for _, k := range keys {
 		sts = append(sts, s.states[k])
 	}
-	sort.Slice(sts, func(i, j int) bool { return s.cond.stateLess(sts[i], sts[j]) })
+	sort.Slice(sts, func(i, j int) bool { return s.cond.StateLess(sts[i], sts[j]) })
 	r.States = sts
 	for f := range s.flags {
 		r.Flags = append(r.Flags, f)

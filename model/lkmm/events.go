@@ -1,50 +1,27 @@
 package lkmm
 
 import (
-	"strconv"
-
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
 )
 
-// Val is a value of the C dialect: an integer, or the address of a shared
-// location (herd's symbolic addresses: "int *y = &x" makes y hold x).
-type Val struct {
-	Sym int32 // 0 for an integer, else 1 + the index of the location addressed
-	N   int64 // the integer, or the offset from the location (always 0)
-}
+// Val is a value of the C dialect (axiom.Val): an integer, or the address
+// of a shared location (herd's symbolic addresses: "int *y = &x" makes y
+// hold x).
+type Val = axiom.Val
 
 func intVal(n int64) Val  { return Val{N: n} }
 func addrVal(loc int) Val { return Val{Sym: int32(loc + 1)} }
-
-// isAddr reports whether v is the address of a location.
-func (v Val) isAddr() bool { return v.Sym > 0 }
 
 // top is the value of a read whose value is not chosen: the value domains
 // run each thread with reads that return top as well as their domain's
 // values, so that a branch on such a read takes both ways and a value
 // written only on the way that no domain value leads to is found (see
 // domains). Any operation on top gives top; no write of top enters a
-// domain.
+// domain (axiom.Domains skips values below zero).
 var top = Val{Sym: -1 << 31}
 
-func (v Val) isTop() bool { return v.Sym == -1<<31 }
-
-// loc returns the location v addresses.
-func (v Val) loc() int { return int(v.Sym) - 1 }
-
-func (v Val) truth() bool { return v.Sym != 0 || v.N != 0 }
-
-// format prints v as herd does: an integer in decimal, an address as the
-// name of its location.
-func (v Val) format(names []string) string {
-	if v.Sym < 0 && !v.isTop() {
-		return "S" + strconv.Itoa(int(-v.Sym)) // herd's symbolic value (axiom.Symbolic)
-	}
-	if v.isAddr() {
-		return names[v.loc()]
-	}
-	return strconv.FormatInt(v.N, 10)
-}
+func isTop(v Val) bool { return v == top }
 
 // evKind is what an event is.
 type evKind uint8

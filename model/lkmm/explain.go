@@ -29,7 +29,7 @@ func (x *execution) describe(p *program, i int) string {
 	if ann := tagText(e.tags); ann != "" {
 		b.WriteString("[" + ann + "]")
 	}
-	fmt.Fprintf(&b, " %s=%s", p.names[e.loc], e.val.format(p.names))
+	fmt.Fprintf(&b, " %s=%s", p.names[e.loc], e.val.Format(p.names))
 	return who + ": " + b.String()
 }
 

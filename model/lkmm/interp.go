@@ -85,18 +85,15 @@ func paths(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int) 
 	return walk(p, b, th, dom, loopBound, false)
 }
 
-// prefixes is paths that also returns the events of the paths that die
-// (a read with no value, a dereferenced integer, a division by zero) or
-// are cut, up to where they stop. The value domains need their writes: a
-// path may die only because a domain is still too small, as when a thread
-// stores a pointer, reads it back and dereferences it (while the pointer's
-// domain is {0}, every path dies at the dereference, and the store that
-// would add the address to the domain is on no complete path).
-func prefixes(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int) ([]trace, error) {
-	trs, _, err := walk(p, b, th, dom, loopBound, true)
-	return trs, err
-}
-
+// walk runs th over every choice of read values (and, with partial, top
+// too) and returns its paths. With partial set (the walk for the value
+// domains) it also returns the events of the paths that die (a read with
+// no value, a dereferenced integer, a division by zero) or are cut, up to
+// where they stop: a path may die only because a domain is still too
+// small, as when a thread stores a pointer, reads it back and
+// dereferences it (while the pointer's domain is {0}, every path dies at
+// the dereference, and the store that would add the address to the
+// domain is on no complete path).
 func walk(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int, partial bool) ([]trace, bool, error) {
 	in := &interp{p: p, b: b, th: th, dom: dom, loopBound: loopBound, partial: partial}
 	if !partial {
@@ -120,7 +117,7 @@ func walk(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int, p
 		if partial && (in.cut || in.dead) {
 			out = append(out, trace{events: in.events})
 			if len(out) > maxPaths {
-				return nil, false, &errLimit{fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
+				return nil, false, &errLimit{Msg: fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
 			}
 		} else if !in.cut && !in.dead {
 			regs := make(map[string]Val, len(in.regs))
@@ -129,7 +126,7 @@ func walk(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int, p
 			}
 			out = append(out, trace{events: in.events, regs: regs, flow: in.flow()})
 			if len(out) > maxPaths {
-				return nil, false, &errLimit{fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
+				return nil, false, &errLimit{Msg: fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
 			}
 		}
 		// Advance the odometer: the last choice point with an untried
@@ -247,7 +244,7 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		saved := in.ctrl
 		in.ctrl = in.ctrl.merge(t)
 		f := flowNormal
-		if c.truth() {
+		if c.Truth() {
 			f = in.stmt(s.Then)
 			in.nvar += in.countStmt(s.Else)
 		} else {
@@ -302,7 +299,7 @@ func (in *interp) loop(init litmus.Stmt, cond litmus.Expr, post litmus.Stmt, bod
 			}
 			c = in.branch(c, t)
 			in.ctrl = in.ctrl.merge(t)
-			if !c.truth() {
+			if !c.Truth() {
 				// herd built the body and the rest of the loop too.
 				if iter < in.loopBound {
 					in.nvar += in.countStmt(body) + in.countStmt(post) + in.countLoop(cond, body, post, iter+1)
@@ -414,14 +411,14 @@ func (in *interp) pointer(e litmus.Expr) (int, taint, bool) {
 		return 0, nil, false
 	}
 	in.needs(t, in.nd) // herd's location of the access is this value
-	if !v.isAddr() {
+	if !v.IsAddr() {
 		// herd's executions where a pointer holds an integer (or top,
 		// in the walk for the domains) fault; the
 		// path is infeasible rather than an error.
 		in.dead = true
 		return 0, nil, false
 	}
-	return v.loc(), t, true
+	return v.Loc(), t, true
 }
 
 // lvalue evaluates the location operand of READ_ONCE(*x) and friends: *e,
@@ -478,10 +475,10 @@ func (in *interp) pick(loc int) (Val, bool) {
 // undetermined value leaves an equation it cannot solve).
 func (in *interp) branch(c Val, t taint) Val {
 	in.needs(t, in.nd)
-	if c.isTop() {
+	if isTop(c) {
 		return boolVal(in.choose(2) == 0)
 	}
-	return boolVal(c.truth())
+	return boolVal(c.Truth())
 }
 
 // needs records that the reads of t must be determined, unless the value
@@ -644,13 +641,13 @@ func (in *interp) expr1(e litmus.Expr) (Val, taint, vflow) {
 		}
 		switch e.Op {
 		case "&&", "||":
-			if x.isTop() || y.isTop() {
+			if isTop(x) || isTop(y) {
 				return top, tx.merge(ty), f
 			}
 			if e.Op == "&&" {
-				return boolVal(x.truth() && y.truth()), tx.merge(ty), f
+				return boolVal(x.Truth() && y.Truth()), tx.merge(ty), f
 			}
-			return boolVal(x.truth() || y.truth()), tx.merge(ty), f
+			return boolVal(x.Truth() || y.Truth()), tx.merge(ty), f
 		}
 		return in.binop(e.OpPos, e.Op, x, y), tx.merge(ty), f
 	case *litmus.CondExpr:
@@ -663,7 +660,7 @@ func (in *interp) expr1(e litmus.Expr) (Val, taint, vflow) {
 		var v Val
 		var t taint
 		var f vflow
-		if c.truth() {
+		if c.Truth() {
 			v, t, f = in.expr1(e.X)
 			in.nvar += in.countExpr(e.Y)
 		} else {
@@ -691,10 +688,10 @@ func boolVal(b bool) Val {
 }
 
 func (in *interp) unop(pos litmus.Pos, op string, v Val) Val {
-	if v.isTop() {
+	if isTop(v) {
 		return top
 	}
-	if v.isAddr() && op != "!" {
+	if v.IsAddr() && op != "!" {
 		in.dead = true // as in binop
 		return Val{}
 	}
@@ -702,7 +699,7 @@ func (in *interp) unop(pos litmus.Pos, op string, v Val) Val {
 	case "-":
 		return intVal(-v.N)
 	case "!":
-		return boolVal(!v.truth())
+		return boolVal(!v.Truth())
 	case "~":
 		return intVal(^v.N)
 	}
@@ -711,7 +708,7 @@ func (in *interp) unop(pos litmus.Pos, op string, v Val) Val {
 }
 
 func (in *interp) binop(pos litmus.Pos, op string, x, y Val) Val {
-	if x.isTop() || y.isTop() {
+	if isTop(x) || isTop(y) {
 		return top
 	}
 	switch op {
@@ -720,9 +717,9 @@ func (in *interp) binop(pos litmus.Pos, op string, x, y Val) Val {
 	case "!=":
 		return boolVal(x != y)
 	}
-	if x.isAddr() || y.isAddr() {
+	if x.IsAddr() || y.IsAddr() {
 		if op == "+" || op == "-" {
-			if x.isAddr() && !y.isAddr() && y.N == 0 {
+			if x.IsAddr() && !y.IsAddr() && y.N == 0 {
 				return x
 			}
 		}

@@ -258,7 +258,7 @@ func (in *interp) lisaRun() {
 				r := in.lisaReg(op.in.Reg)
 				in.ctrl = in.ctrl.merge(r.t)
 				in.nd = r.f
-				jump = in.branch(r.v, r.t).truth()
+				jump = in.branch(r.v, r.t).Truth()
 			}
 			if jump {
 				next = op.target
@@ -361,11 +361,11 @@ func (in *interp) lisaAddr(a *litmus.LISAAddr) (int, taint, bool) {
 		return 0, nil, false
 	}
 	in.needs(t, f)
-	if !v.isAddr() {
+	if !v.IsAddr() {
 		in.dead = true
 		return 0, nil, false
 	}
-	return v.loc(), t, true
+	return v.Loc(), t, true
 }
 
 // lisaExpr evaluates the operation of mov and rmw; register self, when
@@ -388,7 +388,7 @@ func (in *interp) lisaExpr(e *litmus.LISAExpr, self string, val regVal) (Val, ta
 	t := tx.merge(ty)
 	ops := map[string]string{"add": "+", "xor": "^", "and": "&", "eq": "==", "neq": "!="}
 	in.nd = in.opFlow(ops[e.Op], x, tx, fx, y, ty, fy)
-	if x.isTop() || y.isTop() {
+	if isTop(x) || isTop(y) {
 		return top, t
 	}
 	switch e.Op {

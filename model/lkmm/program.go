@@ -193,7 +193,7 @@ func (p *program) constVal(e litmus.Expr) (Val, error) {
 			}
 		case "-":
 			v, err := p.constVal(e.X)
-			if err == nil && !v.isAddr() {
+			if err == nil && !v.IsAddr() {
 				return intVal(-v.N), nil
 			}
 		}
