@@ -122,7 +122,7 @@ func TestThreadLimitUnderEveryModel(t *testing.T) {
 // The docs and the help are true for what changed (issue 10, item 7).
 func TestHelpAndDocsSayWhatIsTrue(t *testing.T) {
 	models, _, _ := run(t, "help", "models")
-	for _, reason := range []string{"state limit", "time limit", "interrupt", "memory cap", "store buffer past 64", "unrolled", "256", "2^20 paths", "allowed\nexecutions under lkmm"} {
+	for _, reason := range []string{"state limit", "time limit", "interrupt", "memory cap", "store buffer past 64", "unrolled", "256", "2^20 paths", "allowed\nexecutions under the axiomatic models"} {
 		require.Contains(t, models, reason, "help models must list every reason for Unknown")
 	}
 	js, _, _ := run(t, "help", "json")

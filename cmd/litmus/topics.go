@@ -53,6 +53,18 @@ pso   SPARC PSO: one FIFO per thread and address, so stores to different
       order earlier stores before later ones.
 lkmm  The Linux-kernel memory model (tools/memory-model), axiomatic, with
       herd7's exact answers, extended to bitops and refcount_*.
+aarch64, riscv, ppc
+      herd7 7.58's aarch64.cat, riscv.cat (RVWMO) and ppc.cat (POWER), run
+      by the cat interpreter on AArch64, RISCV and PPC tests (aliases arm64,
+      armv8, rvwmo, power).
+auto  The default: tso for C and X86 tests, the architecture's model for
+      AArch64, RISCV and PPC tests, lkmm for LISA tests.
+all   Every model; a test is n/a under the models that do not read it.
+
+--cat FILE runs a cat model from a file (a .cat, or herd's .cfg); -I DIR
+adds include directories; --model-dir DIR runs a kernel tree's own LKMM
+(tools/memory-model) with its linux-kernel.def as the primitive table.
+Such models print a "Model NAME sha256:HASH FILES" line naming what ran.
 
 Every verdict is exact: Never, Sometimes or Always only when the search was
 complete, or, for Sometimes, when it has found final states where the
@@ -67,9 +79,12 @@ otherwise Unknown with the reason:
   - lkmm: loops unrolled a bounded number of times, as herd7's -unroll
     does, when that dropped paths and the verdict is not Sometimes (the
     reason gives herd7's answer); a location that may hold more than 256
-    values; a thread with more than 2^20 paths.
+    values; a thread with more than 2^20 paths;
+  - cat models: the same limits, and a candidate-execution limit
+    (--max-states).
 Positive and Negative count final states under sc, tso and pso, and allowed
-executions under lkmm, as herd7 does.
+executions under the axiomatic models (lkmm, aarch64, riscv, ppc, cat), as
+herd7 does.
 docs/semantics.md gives each primitive's meaning under each model.
 `,
 	})
