@@ -70,10 +70,11 @@ locations [x;]
 }
 
 // TestOldX86SyntaxStaysStrict keeps the old spellings out of C tests and
-// keeps malformed ones errors.
+// keeps malformed ones errors. (A TeX name after a C test's name, "C t
+// (tee)", is text before the init block, which herd's splitter skips, and
+// so is accepted.)
 func TestOldX86SyntaxStaysStrict(t *testing.T) {
 	for name, src := range map[string]string{
-		"C texname": "C t (tee)\n{}\nP0(int *x)\n{\n}\nexists (x=1)\n",
 		"C final":   "C t\n{}\nP0(int *x)\n{\n}\nfinal (x=1)\n",
 		"bad kind":  "X86 t\n{}\n P0 ;\n MFENCE ;\nfinal (x=1); with tso: maybe;\n",
 		"no kind":   "X86 t\n{}\n P0 ;\n MFENCE ;\nfinal (x=1); with\n",

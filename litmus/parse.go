@@ -365,6 +365,18 @@ func (p *parser) parseHeader() int {
 		off = p.skipBlank(off+1, true)
 	}
 	if off < len(p.src) && p.src[off] != '\n' {
+		// herd's splitter skips whatever follows the name up to the
+		// init block (splitter.mll, find_init), as in "LISA
+		// cris-crossing read-side critical sections": keep it as a line
+		// of its own, printed back.
+		eol := off
+		for eol < len(p.src) && p.src[eol] != '\n' {
+			eol++
+		}
+		if rest := strings.TrimSpace(string(p.src[off:eol])); !strings.ContainsAny(rest, "{\"") && !strings.HasPrefix(rest, "(*") {
+			p.test.Meta = append(p.test.Meta, &Meta{KeyPos: Pos(off + 1), Value: rest})
+			return eol
+		}
 		p.errorAt(off, "unexpected "+p.describeAt(off)+" after test name")
 		for off < len(p.src) && p.src[off] != '\n' {
 			off++
@@ -422,10 +434,11 @@ func (p *parser) parsePrelude(off int) int {
 		key, value, ok := strings.Cut(line, "=")
 		key = strings.TrimSpace(key)
 		if !ok || !isMetaKey(key) {
-			if dialectOf(p.test.Arch) != nil && !strings.Contains(line, "{") {
+			if !strings.Contains(line, "{") && !strings.HasPrefix(strings.TrimSpace(line), "(*") {
 				// herd's splitter skips any other line before the
 				// init block (splitter.mll, find_init), as in a
-				// PPC test whose cycle line lost its "Cycle=".
+				// PPC test whose cycle line lost its "Cycle=";
+				// it is kept and printed back.
 				p.test.Meta = append(p.test.Meta, &Meta{KeyPos: Pos(off + 1), Value: strings.TrimSpace(line)})
 				off = eol
 				continue

@@ -92,7 +92,9 @@ func TestInvalidSnippets(t *testing.T) {
 		{"C t\n{ 0:r3=x2; x1=y1; }\nP0(int *x) { }\nexists (0:r0=1:r0 \\/ (* a comment *)\n\tx=1 \\/ ~x=y);\n", ""},
 		{"C t\n{}\nP0(int *x) { }\nlocations [0:r1]\nexists (x=1) (* trailing *)\n", ""},
 		{"X86 SB \"Fre PodWR Fre PodWR\"\n{}\n P0 ;\n MFENCE ;\n", ""},
-		{"C t extra\n{}\n", "unexpected \"extra\" after test name"},
+		{"C t extra words\n{}\nP0(int *x) { }\nexists (x=0)\n", ""},
+		{"C t\nsome words herd skips\n{}\nP0(int *x) { }\nexists (x=0)\n", ""},
+		{"C t {\n{}\n", "unexpected \"{\" after test name"},
 		{"\xef\xbb\xbfC t\r\n{ x=1; }\r\nP0(int *x)\r\n{\r\n\tWRITE_ONCE(*x, 2);\r\n}\r\nexists (x=2)\r\n", ""},
 	} {
 		_, err := Parse("t.litmus", []byte(tc.src))
