@@ -101,15 +101,18 @@ func TestLicence(t *testing.T) {
 	require.Contains(t, string(readme), "GPL-2.0-or-later")
 }
 
-// TestBundledTestsAreCanonical: the tests shipped in testdata/ and
-// docs/examples/ are in 'litmus fmt' form, so that fmt -l on them is
+// TestBundledTestsAreCanonical: the tests shipped in testdata/,
+// docs/examples/ and docs/examples/arch/ are in 'litmus fmt' form, so that fmt -l on them is
 // silent and they show the layout fmt writes.
 func TestBundledTestsAreCanonical(t *testing.T) {
 	files, err := filepath.Glob("../../testdata/*.litmus")
 	require.NoError(t, err)
 	examples, err := filepath.Glob("../../docs/examples/*.litmus")
 	require.NoError(t, err)
-	files = append(files, examples...)
+	archExamples, err := filepath.Glob("../../docs/examples/arch/*/*.litmus")
+	require.NoError(t, err)
+	require.NotEmpty(t, archExamples)
+	files = append(append(files, examples...), archExamples...)
 	require.NotEmpty(t, examples)
 	for _, f := range files {
 		out, errOut, code := run(t, "fmt", "-l", f)
