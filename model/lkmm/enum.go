@@ -32,6 +32,7 @@ type search struct {
 	dom     [][]axiom.Val
 	flow    *axiom.FlowExec
 	src     []int
+	last    []int // the shape of each thread's trace in the last execution
 	flags   map[string]bool
 	why     string
 	stopErr error
@@ -102,6 +103,7 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 	}
 	s.indexValues(dom, all)
 	s.dom = dom
+	s.shapes(all)
 	pick := make([]*trace, len(all))
 	s.acc = make([]Set, len(all)+1)
 	for i := range s.acc {
@@ -212,11 +214,24 @@ func (s *search) execute(pick []*trace) {
 			n, limit.Bytes(need), minRelations, n, limit.Bytes(s.b.Memory()))}
 		return
 	}
-	s.al.Reset(arenaMark{})
-	s.al.Events = n
-	x := newExecution(s.p, pick, s.al, s.scratch)
-	s.scratch = x
-	x.finalLoc = s.finalLoc
+	x := s.scratch
+	if x != nil && s.sameShapes(pick) {
+		// The same events and relations as the last combination, with
+		// other values: keep the base and fixed relations.
+		x.rebind(pick)
+		x.al.Reset(x.fixMark)
+	} else {
+		s.al.Reset(arenaMark{})
+		s.al.Events = n
+		x = newExecution(s.p, pick, s.al, s.scratch)
+		s.scratch = x
+		x.finalLoc = s.finalLoc
+		x.fixed()
+		x.fixMark = x.al.Mark()
+	}
+	for i, tr := range pick {
+		s.last[i] = tr.shape
+	}
 	pruneFrom := s.opt.pruneFrom
 	if pruneFrom == 0 {
 		pruneFrom = pruneWrites
@@ -258,7 +273,6 @@ func (s *search) execute(pick []*trace) {
 		st.reads[e.loc] = append(st.reads[e.loc], r)
 		st.cands[e.loc] = append(st.cands[e.loc], c)
 	}
-	x.fixed()
 	x.rfMark = x.al.Mark()
 	s.rfAt(st, 0, 0)
 }
@@ -400,4 +414,47 @@ func (s *search) finish() {
 	if r.Positive == 0 && s.why != "" {
 		r.Why = s.why
 	}
+}
+
+// shapes numbers the traces of each thread by their structure: two traces
+// with the same shape differ only in the values read and written, so two
+// combinations of traces of the same shapes have the same events, base
+// relations and fixed relations (fixed.go), which execute then keeps.
+func (s *search) shapes(all [][]trace) {
+	s.last = make([]int, len(all))
+	for i := range all {
+		s.last[i] = -1
+		ids := map[string]int{}
+		var buf []byte
+		for k := range all[i] {
+			tr := &all[i][k]
+			buf = buf[:0]
+			for _, e := range tr.events {
+				buf = append(buf, byte(e.kind), byte(e.fence), byte(e.tags), byte(e.tags>>8), byte(e.tags>>16), byte(e.tags>>24),
+					byte(e.loc), byte(e.loc>>8), byte(e.rmwR), byte(e.rmwR>>8))
+				for _, deps := range [][]int{e.addr, e.data, e.ctrl} {
+					buf = append(buf, byte(len(deps)), byte(len(deps)>>8))
+					for _, d := range deps {
+						buf = append(buf, byte(d), byte(d>>8))
+					}
+				}
+			}
+			id, ok := ids[string(buf)]
+			if !ok {
+				id = len(ids)
+				ids[string(buf)] = id
+			}
+			tr.shape = id
+		}
+	}
+}
+
+// sameShapes reports whether pick has the shapes of the last combination.
+func (s *search) sameShapes(pick []*trace) bool {
+	for i, tr := range pick {
+		if s.last[i] != tr.shape {
+			return false
+		}
+	}
+	return true
 }

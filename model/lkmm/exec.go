@@ -32,9 +32,10 @@ type execution struct {
 
 	fix *fixedRels // the model's relations that do not depend on rf or co
 
-	al     *arena    // words of every relation of this execution
-	mark   arenaMark // the arena past the base relations
-	rfMark arenaMark // the arena past the candidate's rf
+	al      *arena    // words of every relation of this execution
+	mark    arenaMark // the arena past the base relations
+	rfMark  arenaMark // the arena past the candidate's rf
+	fixMark arenaMark // the arena past the fixed relations
 }
 
 // newExecution builds the events and base relations of one combination of
@@ -147,6 +148,20 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 	x.ext = x.int_.Compl()
 	x.mark = al.Mark()
 	return x
+}
+
+// rebind points x at traces of the same shapes as its own (search.shapes):
+// the same events and relations, other values.
+func (x *execution) rebind(traces []*trace) {
+	k := x.nLoc
+	x.regs = x.regs[:0]
+	for _, t := range traces {
+		x.regs = append(x.regs, t.regs)
+		for j := range t.events {
+			x.ev[k] = &t.events[j]
+			k++
+		}
+	}
 }
 
 // tagged returns the set of events carrying tag t.

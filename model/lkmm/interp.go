@@ -21,6 +21,7 @@ type trace struct {
 	events []event
 	regs   map[string]Val // final values of the thread's registers
 	flow   *axiom.Flow    // how its values depend on its reads
+	shape  int            // its structure, numbered per thread (search.shapes)
 
 	writes Set   // (location, value) pairs it writes, numbered by the search
 	needs  []int // pairs its reads need from a write other than the initial one
