@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -63,4 +64,23 @@ func TestExplainFlagsReset(t *testing.T) {
 		require.Equal(t, exitOK, code, errOut)
 		require.Contains(t, out, "under "+m+":")
 	}
+}
+
+// TestArmliteNodepsIsOneEdit: docs/cat.md shows armlite-nodeps.cat as
+// armlite.cat with its identity and its dependency line changed, and
+// nothing else.
+func TestArmliteNodepsIsOneEdit(t *testing.T) {
+	base, err := os.ReadFile("../../docs/examples/models/armlite.cat")
+	require.NoError(t, err)
+	edited, err := os.ReadFile("../../docs/examples/models/armlite-nodeps.cat")
+	require.NoError(t, err)
+	want := string(base)
+	for _, r := range [][2]string{
+		{`AArch64 "armlite: a small model for the examples of docs/cat.md"`, `AArch64 "armlite without dependencies: a proposed change to armlite.cat"`},
+		{"let dep = addr | data | ctrl ; [W]", "let dep = 0 (* the proposed change: dependencies order nothing *)"},
+	} {
+		require.Contains(t, want, r[0])
+		want = strings.Replace(want, r[0], r[1], 1)
+	}
+	require.Equal(t, want, string(edited))
 }
