@@ -51,7 +51,9 @@ Flags:
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags
-			f.state, f.dot = "", ""
+			// Reset everything, the repeatable --cat and -I too: the
+			// commands run in-process in the tests, one after another.
+			f.runOptions, f.state, f.dot = runOptions{}, "", ""
 			addRunFlags(fs, &f.runOptions)
 			fs.StringVar(&f.state, "state", "", "final-state proposition to explain")
 			fs.StringVar(&f.dot, "dot", "", "write a Graphviz picture to this file")
