@@ -198,12 +198,12 @@ func (s *search) execution(x *axiom.Execution) bool {
 	if s.r == nil || x.Gen != s.gen {
 		s.gen = x.Gen
 		if s.r == nil {
-			ev := &evaluator{m: m, tags: m.tags}
+			ev := &evaluator{m: m, tags: m.tags, ids: new(int)}
 			g := newGlobals()
 			s.r = &runner{ev: ev, m: m, g: g, root: &scope{global: g}, cache: &execCache{lets: map[int][]*thunk{}, checks: map[int]bool{}}}
 		}
 		ev, g := s.r.ev, s.r.g
-		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx}
+		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, ids: ev.ids}
 		ev.bx.ri, ev.bx.rj, ev.bx.si, ev.bx.sj = 0, 0, 0, 0
 		g.undo(0)
 		clear(s.r.cache.lets)

@@ -37,6 +37,16 @@ type evaluator struct {
 	tags map[string]string // tag name -> its enum
 	cand *candidate        // the candidate being evaluated (rf sources, uniproc)
 	bx   boxes
+	// ids numbers the linearisation and product values of one check, to
+	// order them; it belongs to the check, not to the Model, which
+	// parallel checks share.
+	ids *int
+}
+
+// newID returns a number no other value of the check has.
+func (ev *evaluator) newID() int {
+	*ev.ids++
+	return *ev.ids
 }
 
 func (ev *evaluator) errorf(pos cat.Pos, format string, args ...any) {

@@ -9,8 +9,8 @@ import (
 // freeVars returns the free variables of e, sorted, computed once per
 // node. Closures and lazy bindings capture exactly these.
 func (m *Model) freeVars(e cat.Expr) []string {
-	if fv, ok := m.fv[e]; ok {
-		return fv
+	if fv, ok := m.fv.Load(e); ok {
+		return fv.([]string)
 	}
 	set := map[string]bool{}
 	m.collectFree(e, map[string]int{}, set)
@@ -19,7 +19,7 @@ func (m *Model) freeVars(e cat.Expr) []string {
 		out = append(out, n)
 	}
 	sort.Strings(out)
-	m.fv[e] = out
+	m.fv.Store(e, out)
 	return out
 }
 

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/cat"
@@ -38,14 +39,16 @@ type Model struct {
 	// with the same Hash used the same model.
 	Hash string
 
-	prog     []flatStmt
-	fv       map[cat.Expr][]string
-	procFv   map[*cat.Procedure][]string
-	enums    map[string][]string // enum name -> tags
-	tags     map[string]string   // tag -> enum name
-	annots   []string            // tags declared as event annotations by a bell
-	variants map[string]bool
-	nextID   int
+	prog []flatStmt
+	// fv and procFv cache the free variables of expressions (cat.Expr
+	// to []string) and of procedure bodies (*cat.Procedure to []string),
+	// filled as the model runs; sync.Maps because parallel checks share
+	// the model.
+	fv, procFv sync.Map
+	enums      map[string][]string // enum name -> tags
+	tags       map[string]string   // tag -> enum name
+	annots     []string            // tags declared as event annotations by a bell
+	variants   map[string]bool
 
 	uniproc bool // the model checks SC per location (see analyse)
 	bell    bool // a bell file was read
@@ -111,7 +114,7 @@ func LoadLib(name string, opt Options) (*Model, error) {
 }
 
 func load(path string, src []byte, opt Options) (*Model, error) {
-	m := &Model{Path: path, fv: map[cat.Expr][]string{}, procFv: map[*cat.Procedure][]string{},
+	m := &Model{Path: path,
 		enums: map[string][]string{}, tags: map[string]string{}, variants: map[string]bool{}}
 	for _, v := range opt.Variants {
 		m.variants[strings.ToLower(v)] = true
@@ -284,11 +287,11 @@ func (m *Model) variant(v cat.Variant) bool {
 
 // procFree returns the free variables of a procedure body.
 func (m *Model) procFree(p *cat.Procedure) []string {
-	if fv, ok := m.procFv[p]; ok {
-		return fv
+	if fv, ok := m.procFv.Load(p); ok {
+		return fv.([]string)
 	}
 	fv := m.stmtsFree(p.Body, p.Params.Names)
-	m.procFv[p] = fv
+	m.procFv.Store(p, fv)
 	return fv
 }
 

@@ -79,8 +79,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 				}
 			}
 		}
-		ev.m.nextID++
-		return &linV{ws: ws, before: before, id: ev.m.nextID}, nil
+		return &linV{ws: ws, before: before, id: ev.newID()}, nil
 	},
 	"cross": func(ev *evaluator, arg Value) (Value, error) {
 		var comps []Value
@@ -100,8 +99,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		default:
 			return nil, fmt.Errorf("set of sets of relations expected, found %s", typeName(arg))
 		}
-		ev.m.nextID++
-		return &productV{comps: comps, id: ev.m.nextID}, nil
+		return &productV{comps: comps, id: ev.newID()}, nil
 	},
 	"tag2events": func(ev *evaluator, arg Value) (Value, error) {
 		t, ok := arg.(tagV)
