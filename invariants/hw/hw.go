@@ -7,6 +7,7 @@
 package hw
 
 import (
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -83,4 +84,12 @@ func Lines[T any](n int) []T {
 		panic("hw.Lines: allocation not line aligned")
 	}
 	return s
+}
+
+func defaultCPUs() []int {
+	cpus := make([]int, runtime.NumCPU())
+	for i := range cpus {
+		cpus[i] = i
+	}
+	return cpus
 }
