@@ -411,20 +411,29 @@ func (f *cfront) value(e litmus.Expr) cOperand {
 			f.fail(f.p.errorf(e.Pos(), "cannot take the address of %s", litmus.ExprString(e.X)))
 			return constOpd(0)
 		case "*":
-			t := f.temp()
-			f.emit(cInstr{op: cPrim, prim: kmap.PlainLoad, dst: t, addr: f.value(e.X), pos: e.Pos()})
+			m := f.mark()
+			a := f.value(e.X)
+			f.release(m)
+			t := f.temp() // may be a's temporary: the load reads it first
+			f.emit(cInstr{op: cPrim, prim: kmap.PlainLoad, dst: t, addr: a, pos: e.Pos()})
 			return slotOpd(t)
 		case "+":
 			return f.value(e.X)
 		case "-", "!", "~":
+			m := f.mark()
 			x := f.value(e.X)
+			f.release(m)
 			t := f.temp()
 			f.emit(cInstr{op: cUnary, dst: t, alu: e.Op, x: x, pos: e.Pos()})
 			return slotOpd(t)
 		}
 	case *litmus.BinaryExpr:
+		// The result may reuse an operand's temporary: every back end
+		// reads an operation's operands before it writes the result.
+		m := f.mark()
 		x := f.value(e.X)
 		y := f.value(e.Y)
+		f.release(m)
 		switch e.Op {
 		case "+", "-", "*", "&", "|", "^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||":
 		default:
@@ -446,9 +455,7 @@ func (f *cfront) value(e litmus.Expr) cOperand {
 		f.label(other)
 		return slotOpd(t)
 	case *litmus.CallExpr:
-		t := f.temp()
-		f.call(e, t)
-		return slotOpd(t)
+		return slotOpd(f.call(e, newTemp))
 	}
 	f.fail(f.p.unsupported(e.Pos(), "expression %s", litmus.ExprString(e)))
 	return constOpd(0)
@@ -471,20 +478,27 @@ func (f *cfront) lvalAddr(e litmus.Expr) cOperand {
 	return constOpd(0)
 }
 
-// call compiles a primitive call into dst (or -1).
-func (f *cfront) call(call *litmus.CallExpr, dst int) {
+// newTemp asks call for a fresh temporary as the destination.
+const newTemp = -2
+
+// call compiles a primitive call into dst (or -1, or newTemp for a
+// temporary allocated once the arguments are evaluated, which may reuse
+// theirs: the rows read every operand before they write {ret}). It
+// returns the destination slot.
+func (f *cfront) call(call *litmus.CallExpr, dst int) int {
+	m := f.mark()
 	prim, ok := litmus.Lookup(call.Fun.Name)
 	if !ok {
 		f.fail(f.p.errorf(call.Pos(), "unknown primitive %s", call.Fun.Name))
-		return
+		return 0
 	}
 	if len(call.Args) != len(prim.Args) {
 		f.fail(f.p.errorf(call.Pos(), "%s takes %d arguments, found %d", prim.Name, len(prim.Args), len(call.Args)))
-		return
+		return 0
 	}
-	if dst >= 0 && prim.Ret == litmus.RetNone {
+	if dst != -1 && prim.Ret == litmus.RetNone {
 		f.fail(f.p.errorf(call.Pos(), "%s returns no value", prim.Name))
-		return
+		return 0
 	}
 	in := cInstr{op: cPrim, prim: prim.Name, dst: dst, pos: call.Pos(), text: litmus.ExprString(call)}
 	for i, a := range prim.Args {
@@ -512,7 +526,7 @@ func (f *cfront) call(call *litmus.CallExpr, dst int) {
 			if nr.kind == cConst {
 				if nr.val < 0 || nr.val > 63 {
 					f.fail(f.p.unsupported(arg.Pos(), "bit number %d (one 64-bit word per location)", nr.val))
-					return
+					return 0
 				}
 				mask = constOpd(1 << nr.val)
 			} else {
@@ -529,7 +543,22 @@ func (f *cfront) call(call *litmus.CallExpr, dst int) {
 	if prim.Name == "rcu_assign_pointer" && len(in.args) == 1 && in.args[0].isConst(0) {
 		in.prim = kmap.NullAssign
 	}
+	// A value that is an address, or a constant wider than 32 bits, goes
+	// to a register first: the rows take registers or small immediates.
+	for i, a := range in.args {
+		if a.kind == cAddr || a.kind == cConst && (a.val < -1<<31 || a.val >= 1<<31) {
+			t := f.temp()
+			f.emit(cInstr{op: cMov, dst: t, x: a, pos: call.Pos()})
+			in.args[i] = slotOpd(t)
+		}
+	}
+	if dst == newTemp {
+		f.release(m)
+		dst = f.temp()
+	}
+	in.dst = dst
 	f.emit(in)
+	return dst
 }
 
 // unparen strips parentheses and casts, as the model does.

@@ -29,21 +29,22 @@ import (
 // Thread context layout, shared by the generated code of every
 // architecture and the Go side (run.go).
 const (
-	ctxN        = 0  // instances in this batch
-	ctxI        = 8  // the instance being run (owned by the thread)
-	ctxBases    = 16 // *[n]uintptr: each instance's base address
-	ctxResults  = 24 // *[n*nres]uint64
-	ctxSlots    = 32 // the barrier slots; thread j's at +j*slotStride
-	ctxMySlot   = 40 // this thread's barrier slot
-	ctxIter0    = 48 // the global number of the batch's first instance
-	ctxDelays   = 56 // *[n]uint32, or 0
-	ctxTB0      = 64 // timebase: the tick of instance 0
-	ctxTBPeriod = 72 // timebase: ticks between instances
-	ctxBudget   = 80 // Options.LoopBound
-	ctxArenaLo  = 88 // the instances' memory: an access through a register
-	ctxArenaHi  = 96 // must fall in [lo, hi) or the instance is dropped
+	ctxN        = 0   // instances in this batch
+	ctxI        = 8   // the instance being run (owned by the thread)
+	ctxBases    = 16  // *[n]uintptr: each instance's base address
+	ctxResults  = 24  // *[n*nres]uint64
+	ctxSlots    = 32  // the barrier slots; thread j's at +j*slotStride
+	ctxMySlot   = 40  // this thread's barrier slot
+	ctxIter0    = 48  // the global number of the batch's first instance
+	ctxDelays   = 56  // *[n]uint32, or 0
+	ctxTB0      = 64  // timebase: the tick of instance 0
+	ctxTBPeriod = 72  // timebase: ticks between instances
+	ctxBudget   = 80  // Options.LoopBound
+	ctxArenaLo  = 88  // the instances' memory: an access through a register
+	ctxArenaHi  = 96  // must fall in [lo, hi) or the instance is dropped
 	ctxYields   = 104 // sched_yields left in this batch; at 0 the thread gives up the batch
 	ctxSpin     = 112 // PAUSEs at the barrier before a sched_yield
+	ctxLeft     = 120 // the loop budget left, when no register holds it
 	ctxSize     = 128
 
 	slotStride = 128 // two cache lines per barrier slot (adjacent-line prefetch)
@@ -58,6 +59,7 @@ type x86Thread struct {
 	abandon, bodyEnd, drop      int
 	abandonPop, dropPop         int // the same after a pushfq
 	usedAbandonPop, usedDropPop bool
+	budgetMem                   bool // the budget is ctx.left, not a register
 }
 
 // x86Init is an initial register value.
@@ -75,6 +77,9 @@ type x86Spec struct {
 	// check reserves a register for checking the addresses of X86
 	// memory operands that use registers.
 	check bool
+	// budgetInMemory keeps the loop budget in the context instead of a
+	// register, for a C thread that needs every register.
+	budgetInMemory bool
 }
 
 // reservedOrder is where the wrapper takes its registers from, first
@@ -91,7 +96,7 @@ func (p *program) genX86(o Options, nthreads, me int, spec x86Spec, body func(t 
 		}
 	}
 	need := 2
-	if spec.loops {
+	if spec.loops && !spec.budgetInMemory {
 		need++
 	}
 	if spec.check {
@@ -104,7 +109,8 @@ func (p *program) genX86(o Options, nthreads, me int, spec x86Spec, body func(t 
 	t := &x86Thread{a: a, ctx: free[0], base: free[1], budget: noReg, chk: noReg,
 		abandon: a.newLabel(), bodyEnd: a.newLabel(), abandonPop: a.newLabel(), drop: a.newLabel(), dropPop: a.newLabel()}
 	free = free[2:]
-	if spec.loops {
+	t.budgetMem = spec.loops && spec.budgetInMemory
+	if spec.loops && !spec.budgetInMemory {
 		t.budget, free = free[0], free[1:]
 	}
 	if spec.check {
@@ -177,7 +183,11 @@ func (p *program) genX86(o Options, nthreads, me int, spec x86Spec, body func(t 
 	a.mov(8, R(rAX), ctx(ctxI))
 	a.mov(8, R(rCX), ctx(ctxBases))
 	a.mov(8, R(t.base), xMI(rCX, rAX, 8, 0))
-	if spec.loops {
+	switch {
+	case t.budgetMem:
+		a.mov(8, R(rAX), ctx(ctxBudget))
+		a.mov(8, ctx(ctxLeft), R(rAX))
+	case spec.loops:
 		a.mov(8, R(t.budget), ctx(ctxBudget))
 	}
 	for _, in := range spec.inits {
@@ -270,6 +280,12 @@ func (t *x86Thread) loadValue(r xreg, val value, p *program) {
 // abandoned. keepFlags saves the flags around the count, for a conditional
 // branch of an X86 test whose flags are still live.
 func (t *x86Thread) loopCheck(keepFlags bool) {
+	if t.budgetMem {
+		// C code only: the flags are not live at a back edge.
+		t.a.unary("dec", 8, xM(t.ctx, ctxLeft))
+		t.a.jcc("e", t.abandon)
+		return
+	}
 	if t.budget == noReg {
 		t.a.fail("internal error: a back edge in a thread without a loop budget")
 		return

@@ -248,6 +248,11 @@ type Result struct {
 	// register holding no address of the instance (the model drops such
 	// executions too); Filtered those the test's filter rejected.
 	Instances, Abandoned, Dropped, Filtered int64
+	// Lost counts instances not run to the end because a thread gave up
+	// waiting at the start barrier (a partner that did not come for a
+	// long time: the machine is overloaded, or Go's runtime stopped the
+	// partner's goroutine before it entered its code).
+	Lost int64
 	// Positive and Negative count the instances where the condition's
 	// proposition holds and fails (litmus7's p_true and p_false).
 	Positive, Negative int64

@@ -353,7 +353,7 @@ const (
 // yieldLimit bounds the sched_yields a thread makes waiting at the barrier
 // for one instance, after which it gives up the batch (a partner that never
 // comes: Go stopped its goroutine before it entered the generated code).
-const yieldLimit = 100000
+const yieldLimit = 2_000_000
 
 func (r *runner) loop(ctx context.Context) {
 	p, o := r.p, r.o
@@ -407,6 +407,7 @@ func (r *runner) loop(ctx context.Context) {
 			complete = min(complete, int(*r.ctl.u64(r.tm[ti].ctx + ctxI)))
 		}
 		r.collect(complete)
+		r.res.Lost += int64(n - complete)
 		iter0 += int64(n)
 	}
 	r.res.Elapsed = time.Since(t0)

@@ -14,31 +14,24 @@ import (
 // register arithmetic goes through %rax (and %rcx).
 
 // x86SlotRegs hold the C registers, in slot order; the run loop takes its
-// own registers from the end of the list.
-var x86SlotRegs = []xreg{rBX, rSI, rDI, r8, r9, r10, r12, r13, r15}
+// own registers from the end of the list. The rows' scratch registers,
+// %rax and %rcx, are not among them; a discarded {ret} goes to %rax, which
+// a row writes last.
+var x86SlotRegs = []xreg{rBX, rSI, rDI, r8, r9, r10, r11, rDX, r12, r13, r15}
 
-// x86 scratch registers: the rows use %rax and %rcx; %rdx and %r11 carry
-// {v} and {w} when they must be in a register (a location's address, a
-// constant that does not fit 32 bits); %rdx receives a discarded {ret}.
-const (
-	x86MatV    = rDX
-	x86MatW    = r11
-	x86Discard = rDX
-)
+const x86Discard = rAX
 
 // genX86C generates a C thread.
 func (p *program) genX86C(o Options, nthreads, me int, ct *cThread, inits map[int]value, obs []int) ([]byte, error) {
-	reserve := 2
 	if ct.spins(kmap.X86_64) {
 		ct.loops = true
 	}
-	if ct.loops {
-		reserve = 3
+	// The run loop needs two registers, and one for the loop budget
+	// unless that must live in memory.
+	if ct.nslots > len(x86SlotRegs)-2 {
+		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, x86-64 has %d left for it", ct.nslots, len(x86SlotRegs)-2)
 	}
-	if ct.nslots > len(x86SlotRegs)-reserve {
-		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, x86-64 has %d left for it", ct.nslots, len(x86SlotRegs)-reserve)
-	}
-	spec := x86Spec{used: map[xreg]bool{}, loops: ct.loops}
+	spec := x86Spec{used: map[xreg]bool{}, loops: ct.loops, budgetInMemory: ct.nslots > len(x86SlotRegs)-3}
 	for s := 0; s < ct.nslots; s++ {
 		spec.used[x86SlotRegs[s]] = true
 	}
@@ -78,8 +71,13 @@ func (g *x86C) label(l int) int {
 func slotReg(s int) xop { return xR(x86SlotRegs[s], 8) }
 
 // operand returns o as an x86 operand: a register, or an immediate when it
-// fits 32 bits and imm allows it; anything else is put in scratch first.
+// fits 32 bits and imm allows it; anything else is put in scratch first
+// (the front end leaves no such operand to a row, whose scratch is noReg).
 func (g *x86C) operand(o cOperand, imm bool, scratch xreg) xop {
+	if scratch == noReg && (o.kind == cAddr || o.kind == cConst && !imm) {
+		g.a.fail("internal error: an operand needs a register")
+		return xI(0)
+	}
 	switch o.kind {
 	case cSlot:
 		return slotReg(o.slot)
@@ -246,13 +244,13 @@ func (g *x86C) prim(in cInstr) error {
 		}
 	}
 	if len(in.args) > 0 {
-		b["{v}"] = g.operand(in.args[0], true, x86MatV)
+		b["{v}"] = g.operand(in.args[0], true, noReg)
 	}
 	if len(in.args) > 1 {
-		b["{w}"] = g.operand(in.args[1], true, x86MatW)
+		b["{w}"] = g.operand(in.args[1], true, noReg)
 	}
 	if in.nr != nil {
-		nr := g.operand(*in.nr, true, x86MatV)
+		nr := g.operand(*in.nr, true, noReg)
 		if nr.kind == xoImm && (nr.imm < 0 || nr.imm > 63) {
 			return g.p.unsupported(in.pos, "bit number %d", nr.imm)
 		}
