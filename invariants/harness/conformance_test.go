@@ -161,7 +161,14 @@ func TestRunBundled(t *testing.T) {
 	if !Supported() {
 		t.Skip("litmus run needs Linux on amd64 or arm64")
 	}
+	arch, err := HostArch("")
+	require.NoError(t, err)
 	for _, f := range bundled(t) {
+		if arch != string(kmap.X86_64) {
+			if tt, err := litmus.ParseFile(f); err == nil && tt.Arch != litmus.ArchC {
+				continue
+			}
+		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			runAgainstModels(t, f, smallRun())
 		})
@@ -185,9 +192,14 @@ func TestRunCorpus(t *testing.T) {
 			}
 		}
 	}
+	arch, err := HostArch("")
+	require.NoError(t, err)
 	var unsupported []string
 	for _, f := range files {
 		name := strings.TrimPrefix(f, corpusDir+"/")
+		if strings.HasPrefix(name, "x86/") && arch != string(kmap.X86_64) {
+			continue // X86 tests run on x86-64 only
+		}
 		t.Run(name, func(t *testing.T) {
 			if !runAgainstModels(t, f, smallRun()) {
 				unsupported = append(unsupported, name)
