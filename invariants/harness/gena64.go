@@ -31,7 +31,7 @@ const (
 	a64Addr            = areg(12) // {addr} materialised (a location or a checked pointer)
 	a64Tmp             = areg(13)
 	sysSchedYieldARM64 = 124
-	ctxDummy           = 128 // 64 bytes of the context: where a dropped access goes
+	ctxDummy           = 128 // 64 bytes of the context: where a dropped access goes (to 191)
 )
 
 // a64Thread is the code generation state of one arm64 thread.
@@ -155,10 +155,25 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cThread, inits map[in
 			a.bcond("ne", wait)
 			a.movImm(8, sysSchedYieldARM64)
 			a.svc0()
-			a.ldst(true, 8, 14, a64Ctx, ctxYields)
-			a.subsImm(14, 14, 1)
-			a.ldst(false, 8, 14, a64Ctx, ctxYields)
-			a.bcond("eq", done)
+			check, resume := a.newLabel(), a.newLabel()
+			a.mrsCNTVCT(17)
+			a.ldst(true, 8, 14, a64Ctx, ctxI)
+			a.ldst(true, 8, 16, a64Ctx, ctxIter0)
+			a.reg3("add", 16, 16, 14)
+			a.addImm(false, 16, 16, 1)
+			a.ldst(true, 8, 14, a64Ctx, ctxWaitFor)
+			a.cmpReg(16, 14)
+			a.bcond("eq", check)
+			a.ldst(false, 8, 16, a64Ctx, ctxWaitFor)
+			a.ldst(true, 8, 14, a64Ctx, ctxWaitMax)
+			a.reg3("add", 17, 17, 14)
+			a.ldst(false, 8, 17, a64Ctx, ctxWaitEnd)
+			a.b(resume)
+			a.bind(check)
+			a.ldst(true, 8, 14, a64Ctx, ctxWaitEnd)
+			a.cmpReg(17, 14)
+			a.bcond("hs", done)
+			a.bind(resume)
 			a.b(again)
 			a.bind(ok)
 		}

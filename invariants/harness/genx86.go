@@ -42,10 +42,12 @@ const (
 	ctxBudget   = 80  // Options.LoopBound
 	ctxArenaLo  = 88  // the instances' memory: an access through a register
 	ctxArenaHi  = 96  // must fall in [lo, hi) or the instance is dropped
-	ctxYields   = 104 // sched_yields left in this batch; at 0 the thread gives up the batch
+	ctxWaitMax  = 104 // counter ticks a thread waits at the barrier before it gives up the batch
 	ctxSpin     = 112 // PAUSEs at the barrier before a sched_yield
 	ctxLeft     = 120 // the loop budget left, when no register holds it
-	ctxSize     = 128
+	ctxWaitFor  = 192 // the barrier value whose wait started at ctxWaitFrom...
+	ctxWaitEnd  = 200 // ...and the tick it gives up at
+	ctxSize     = 256
 
 	slotStride = 128 // two cache lines per barrier slot (adjacent-line prefetch)
 )
@@ -150,8 +152,26 @@ func (p *program) genX86(o Options, nthreads, me int, spec x86Spec, body func(t 
 			a.jcc("ne", wait)
 			a.mov(4, xR(rAX, 4), xI(sysSchedYieldAMD64))
 			a.syscall()
-			a.unary("dec", 8, ctx(ctxYields))
-			a.jcc("e", done)
+			// Give up the batch after ctx.waitMax ticks on this wait: the
+			// partner is not coming (its goroutine was stopped before it
+			// entered its code), or not for a long time.
+			check, resume := a.newLabel(), a.newLabel()
+			a.rdtsc()
+			a.shift("shl", 8, R(rDX), xI(32))
+			a.alu("or", 8, R(rAX), R(rDX))
+			a.mov(8, R(rDX), ctx(ctxI))
+			a.alu("add", 8, R(rDX), ctx(ctxIter0))
+			a.unary("inc", 8, R(rDX))
+			a.alu("cmp", 8, R(rDX), ctx(ctxWaitFor))
+			a.jcc("e", check)
+			a.mov(8, ctx(ctxWaitFor), R(rDX))
+			a.alu("add", 8, R(rAX), ctx(ctxWaitMax))
+			a.mov(8, ctx(ctxWaitEnd), R(rAX))
+			a.jmp(resume)
+			a.bind(check)
+			a.alu("cmp", 8, R(rAX), ctx(ctxWaitEnd))
+			a.jcc("ae", done)
+			a.bind(resume)
 			a.jmp(again)
 			a.bind(ok)
 		}

@@ -4,10 +4,12 @@ package harness
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -88,10 +90,22 @@ type threadMem struct {
 	delays  int64
 }
 
+// runMu makes Runs take turns: two at once would share the CPUs.
+var runMu sync.Mutex
+
 // Run runs t on this machine's cores and returns the histogram of the
 // final states seen. A test the code generators cannot express is an
 // error whose message starts "not supported by run:", with the position.
+//
+// Runs take turns. While one runs, Go's garbage collector is off
+// (debug.SetGCPercent(-1)): the collector cannot stop a thread inside the
+// generated code, and a collection that stopped one thread's goroutine
+// just before it entered its code would leave the others waiting at the
+// barrier. The run itself allocates only for new states.
 func Run(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
+	runMu.Lock()
+	defer runMu.Unlock()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	o := opt.withDefaults()
 	if len(o.CPUs) == 0 {
 		o.CPUs = hw.AllowedCPUs()
@@ -140,6 +154,7 @@ type runner struct {
 	hist      map[string]*State
 	key       []byte
 	vals      []Value
+	results   [][]uint64
 	colOf     map[string]int
 	stopNoise atomic.Bool
 	noiseWG   sync.WaitGroup
@@ -200,6 +215,7 @@ func (r *runner) setup() error {
 		*r.ctl.u64(c + ctxArenaLo) = uint64(arenaLo)
 		*r.ctl.u64(c + ctxArenaHi) = uint64(arenaHi)
 		*r.ctl.u64(c + ctxSpin) = spinLimit
+		*r.ctl.u64(c + ctxWaitMax) = uint64(float64(waitMax.Nanoseconds()) * ticksPerNs())
 		if o.MaxDelay > 0 {
 			*r.ctl.u64(c + ctxDelays) = uint64(r.ctl.addr()) + uint64(r.tm[ti].delays)
 		}
@@ -350,10 +366,11 @@ const (
 	spinLimitShared = 4
 )
 
-// yieldLimit bounds the sched_yields a thread makes waiting at the barrier
-// for one instance, after which it gives up the batch (a partner that never
-// comes: Go stopped its goroutine before it entered the generated code).
-const yieldLimit = 2_000_000
+// waitMax bounds how long a thread waits at the barrier for one instance
+// before it gives up the rest of the batch: a partner that does not come
+// for that long is descheduled on an overloaded machine, or its goroutine
+// was stopped by Go's runtime before it entered its code.
+const waitMax = time.Second
 
 func (r *runner) loop(ctx context.Context) {
 	p, o := r.p, r.o
@@ -371,7 +388,6 @@ func (r *runner) loop(ctx context.Context) {
 			*r.ctl.u64(c + ctxN) = uint64(n)
 			*r.ctl.u64(c + ctxI) = 0
 			*r.ctl.u64(c + ctxIter0) = uint64(iter0)
-			*r.ctl.u64(c + ctxYields) = yieldLimit
 			if o.MaxDelay > 0 {
 				d := unsafe.Slice((*uint32)(unsafe.Pointer(&r.ctl[r.tm[ti].delays])), n)
 				for i := range d {
@@ -503,7 +519,10 @@ func (r *runner) collect(n int) {
 	if r.vals == nil {
 		r.vals = make([]Value, len(p.cols))
 	}
-	results := make([][]uint64, len(p.threads))
+	if r.results == nil {
+		r.results = make([][]uint64, len(p.threads))
+	}
+	results := r.results
 	for ti, th := range p.threads {
 		results[ti] = unsafe.Slice((*uint64)(unsafe.Pointer(&r.ctl[r.tm[ti].results])), n*th.nres)
 	}
@@ -542,7 +561,8 @@ instances:
 		}
 		r.key = r.key[:0]
 		for _, v := range r.vals {
-			r.key = fmt.Appendf(r.key, "%d\x00%s\x00", v.Int, v.Sym)
+			r.key = binary.AppendVarint(r.key, v.Int)
+			r.key = append(append(r.key, v.Sym...), 0)
 		}
 		s, ok := r.hist[string(r.key)]
 		if !ok {
