@@ -307,10 +307,12 @@ func (r *runner) placement(b int) []int {
 
 // thread is the goroutine of test thread ti: locked to its OS thread,
 // pinned, it runs one batch per message.
+//
+// The goroutine never unlocks its thread: when it returns, Go terminates
+// the thread rather than give other goroutines a thread pinned to one CPU.
 func (r *runner) thread(ti, cpu int, start chan int) {
 	defer r.wg.Done()
 	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	if cpu >= 0 {
 		_ = hw.SetAffinity(cpu)
 	}
@@ -329,8 +331,7 @@ func (r *runner) thread(ti, cpu int, start chan int) {
 // ends: coherence and memory traffic beside the test's.
 func (r *runner) noiseWriter(cpu, i int) {
 	defer r.noiseWG.Done()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	runtime.LockOSThread() // never unlocked: see thread
 	_ = hw.SetAffinity(cpu)
 	buf := make([]atomic.Uint64, 1<<15) // 256 KB
 	for k := uint64(0); !r.stopNoise.Load(); k++ {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/litmus-dev/litmus/invariants/hw"
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -89,4 +90,19 @@ func TestRunTimeout(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "timeout", res.Stopped)
 	require.Positive(t, res.Instances)
+}
+
+// TestRunLeavesAffinityAlone checks that the pinned threads do not go back
+// to Go's pool of threads still pinned to one CPU.
+func TestRunLeavesAffinityAlone(t *testing.T) {
+	if !Supported() {
+		t.Skip("needs amd64 or arm64")
+	}
+	before := hw.AllowedCPUs()
+	tt := parseTest(t, "testdata/c-spin.litmus")
+	for range 3 {
+		_, err := Run(context.Background(), tt, Options{Iterations: 200, Size: 100})
+		require.NoError(t, err)
+		require.Equal(t, before, hw.AllowedCPUs())
+	}
 }

@@ -49,3 +49,25 @@ func TestLinesAligned(t *testing.T) {
 		}
 	}
 }
+
+func TestParseSize(t *testing.T) {
+	for s, want := range map[string]int64{"48K": 48 << 10, "260M": 260 << 20, "1G": 1 << 30, "512": 512} {
+		got, ok := parseSize(s)
+		require.True(t, ok, s)
+		require.Equal(t, want, got, s)
+	}
+	_, ok := parseSize("lots")
+	require.False(t, ok)
+	require.Equal(t, "260M", FormatBytes(266240<<10))
+	require.Equal(t, "1536K", FormatBytes(1536<<10))
+	require.Equal(t, "260M", FormatBytes(260<<20))
+}
+
+func TestMachine(t *testing.T) {
+	require.NotEmpty(t, CPUModel())
+	require.NotEmpty(t, AllowedCPUs())
+	if len(Caches()) > 0 {
+		require.Positive(t, LLCBytes())
+	}
+	require.Contains(t, Describe(), "CPUs")
+}
