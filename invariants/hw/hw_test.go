@@ -1,6 +1,7 @@
 package hw
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -70,4 +71,20 @@ func TestMachine(t *testing.T) {
 		require.Positive(t, LLCBytes())
 	}
 	require.Contains(t, Describe(), "CPUs")
+}
+
+func TestPinned(t *testing.T) {
+	var setups, bodies atomic.Int32
+	var released atomic.Bool
+	t0 := Pinned(3, func(i int) {
+		require.False(t, released.Load(), "a body ran before every setup was done")
+		setups.Add(1)
+	}, func(i int) {
+		released.Store(true)
+		require.Equal(t, int32(3), setups.Load())
+		bodies.Add(1)
+	})
+	require.Equal(t, int32(3), bodies.Load())
+	require.False(t, t0.IsZero())
+	require.Equal(t, AllowedCPUs(), AllowedCPUs())
 }
