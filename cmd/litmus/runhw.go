@@ -48,8 +48,8 @@ more iterations, other stress options, or a bigger machine.
 X86 and X86_64 tests run instruction for instruction (on x86-64). Kernel C
 tests run through the kernel's own mapping of each primitive to
 instructions (READ_ONCE a plain load, smp_mb() a locked add on x86-64 or DMB
-ISH on arm64, ...; 'litmus help kmap' names the rows' sources) on x86-64
-and arm64. Each thread is machine code generated for the test and runs a
+ISH on arm64, ...: the rows of model/kmap, each with the kernel header it
+was read from) on x86-64 and arm64. Each thread is machine code generated for the test and runs a
 whole batch of instances without Go code between its accesses. Tests the
 mapping cannot express (RCU and SRCU grace periods) are reported as "not
 supported by run" and skipped.

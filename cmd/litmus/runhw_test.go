@@ -185,3 +185,26 @@ func TestRunTextMarksForbidden(t *testing.T) {
 	require.Contains(t, out, "Observation SB Sometimes 3 7\n")
 	require.Contains(t, out, "Model sc: Never, 3 states allowed; 1 observed states are FORBIDDEN\n  allowed by sc, never observed:\n    0:EAX=1; 1:EAX=0;\n")
 }
+
+// TestDocsRunExamples checks the format of the captured runs in the guide:
+// they cannot be re-run (a histogram varies), but they must stay what the
+// command prints.
+func TestDocsRunExamples(t *testing.T) {
+	src, err := os.ReadFile("../../docs/guide.md")
+	require.NoError(t, err)
+	re := regexp.MustCompile("(?m)^<!-- run example -->\n```\n((?:.*\n)*?)```\n")
+	blocks := re.FindAllStringSubmatch(string(src), -1)
+	require.GreaterOrEqual(t, len(blocks), 2)
+	for _, b := range blocks {
+		counts := checkRunText(t, b[1])
+		var sum int64
+		for _, c := range counts {
+			sum += c
+		}
+		m := regexp.MustCompile(`--iterations (\d+)`).FindStringSubmatch(b[1])
+		require.NotNil(t, m)
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		require.LessOrEqual(t, sum, n, "more instances in the histogram than --iterations")
+		require.NotContains(t, b[1], "FORBIDDEN")
+	}
+}
