@@ -71,7 +71,13 @@ func TestRunCommandFormat(t *testing.T) {
 	for _, c := range counts {
 		sum += c
 	}
-	require.Equal(t, int64(20000), sum, "every instance is in the histogram")
+	// Instances a thread gave up at the barrier (an overloaded machine)
+	// are counted apart.
+	for _, m := range regexp.MustCompile(`(?m)^Instances [^:]+:.*: (\d+)$`).FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		sum += n
+	}
+	require.Equal(t, int64(20000), sum, "every instance is accounted for")
 	require.Contains(t, out, "Condition exists (0:EAX=0 /\\ 1:EAX=0) is ")
 	require.Contains(t, out, "Model tso: Sometimes, 4 states allowed; every observed state is allowed")
 	for st := range counts {
