@@ -188,7 +188,7 @@ func (p *program) genX86Asm(o Options, nthreads, me int, xp *x86Proc, inits []x8
 			continue
 		}
 		for _, a := range in.Args {
-			if a.Kind == litmus.OpdMem && (a.Base != "" || a.Index != "" && a.Scale != 0) && a.Sym == "" {
+			if a.Kind == litmus.OpdMem && (a.Base != "" || a.Index != "" && a.Scale != 0) {
 				spec.check = true
 			}
 		}
@@ -282,7 +282,10 @@ func (xp *x86Proc) instr(i int, in *litmus.Instr) error {
 		return nil
 	}
 	for _, o := range ops {
-		if o.kind == xoMem && o.base != t.base && m != "lea" {
+		// An address computed from the test's registers may fall outside
+		// the instance: check it (a location's own [base + offset] is
+		// always inside).
+		if o.kind == xoMem && (o.base != t.base || o.index != noReg) && m != "lea" {
 			t.checkMem(o)
 		}
 	}
