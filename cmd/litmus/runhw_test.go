@@ -214,3 +214,12 @@ func TestDocsRunExamples(t *testing.T) {
 		require.NotContains(t, b[1], "FORBIDDEN")
 	}
 }
+
+func TestRunCommandBadCPU(t *testing.T) {
+	if !harness.Supported() {
+		t.Skip("litmus run needs Linux on amd64 or arm64")
+	}
+	_, errOut, code := run(t, "run", "--cpus", "1000", "--iterations", "10", "../../invariants/harness/testdata/c-spin.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "CPU 1000 is not one this process may run on")
+}

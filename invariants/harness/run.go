@@ -107,8 +107,14 @@ func Run(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	defer runMu.Unlock()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	o := opt.withDefaults()
+	allowed := hw.AllowedCPUs()
 	if len(o.CPUs) == 0 {
-		o.CPUs = hw.AllowedCPUs()
+		o.CPUs = allowed
+	}
+	for _, c := range o.CPUs {
+		if !slices.Contains(allowed, c) {
+			return nil, fmt.Errorf("CPU %d is not one this process may run on (%v)", c, allowed)
+		}
 	}
 	arch, err := HostArch(o.Atomics)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 )
 
-func parseTest(t *testing.T, file string) *litmus.Test {
+func parseTest(t testing.TB, file string) *litmus.Test {
 	t.Helper()
 	tt, err := litmus.ParseFile(file)
 	require.NoError(t, err)
