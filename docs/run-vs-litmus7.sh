@@ -26,10 +26,11 @@ fields() {
 		/^Observation / { n = $4 + $5 }
 		/^Positive: / { gsub(",", "", $2); pos = $2 }
 		$1 == "Time" && $2 == name { t = $3 }
-		END { printf "%d %s %d\n", n, t, pos }'
+		END { if (t == "") t = 0; printf "%d %s %d\n", n, t, pos + 0 }'
 }
 row() { # tool test iterations seconds positive
 	awk -v tool="$1" -v test="$2" -v n="$3" -v s="$4" -v p="$5" 'BEGIN {
+		if (s == 0) { printf "%-12s %-10s did not finish\n", test, tool; exit }
 		printf "%-12s %-10s %10d %8.2f %12.0f %10d %12.1f\n", test, tool, n, s, n / s, p, p / s }'
 }
 printf "%-12s %-10s %10s %8s %12s %10s %12s\n" test tool iterations seconds iter/s positive positive/s
@@ -39,7 +40,7 @@ for f in "$@"; do
 	mkdir -p "$d"
 	"$LITMUS7" -o "$d" "$f" > /dev/null
 	(cd "$d" && make -s > /dev/null 2>&1)
-	out7=$(cd "$d" && sh ./run.sh)
+	out7=$(cd "$d" && sh ./run.sh) || true
 	set -- $(printf '%s\n' "$out7" | fields "$name")
 	row litmus7 "$name" "$1" "$2" "$3"
 	out=$("$T/litmus" run "$f")
