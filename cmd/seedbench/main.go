@@ -31,10 +31,27 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// sizes are the tcp_nospace table's sockets per thread, plus one row the
-// patch does not have: 1048576 sockets (256 MB a thread), which is what it
-// takes to leave an L3 as large as this project's test machine's (260 MB).
-var sizes = []int{1, 256, 4096, 262144, 1048576}
+// patchSizes are the tcp_nospace table's sockets per thread.
+var patchSizes = []int{1, 256, 4096, 262144}
+
+// socketSizes returns the patch's sizes plus one row the patch does not
+// have, sized from the machine's last-level cache: enough sockets per
+// thread that all threads' sets together are twice the LLC, so that the
+// table has a row beyond it on any machine (the patch's effect appears
+// only when struct socket misses the LLC). Without an LLC size (sysfs
+// silent) the extra row is 1048576 sockets, 256 MB a thread.
+func socketSizes(llc int64, threads int) []int {
+	sizes := slices.Clone(patchSizes)
+	extra := 1 << 20
+	if llc > 0 && threads > 0 {
+		per := (2*llc/int64(threads) + int64(nospace.SocketBytes) - 1) / int64(nospace.SocketBytes)
+		extra = int((per + 4095) / 4096 * 4096)
+	}
+	if extra > sizes[len(sizes)-1] {
+		sizes = append(sizes, extra)
+	}
+	return sizes
+}
 
 // results holds whatever was measured; nil fields were not run.
 type results struct {
@@ -82,8 +99,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	tpn := hw.Calibrate(20 * time.Millisecond)
-	fmt.Fprintf(stdout, "machine: %s\n", machine())
-	fmt.Fprintf(stdout, "counter: %s at %.3f per ns; runs per measurement: %d (median)\n\n", hw.TickUnit, tpn, n)
+	llc := hw.LLCBytes()
+	sizes := socketSizes(llc, numCPU())
+	fmt.Fprintf(stdout, "machine: %s\n", hw.Describe())
+	fmt.Fprintf(stdout, "counter: %s at %.3f per ns; runs per measurement: %d (median)\n", hw.TickUnit, tpn, n)
+	if llc > 0 {
+		fmt.Fprintf(stdout, "last-level cache: %s (sysfs); the last nospace row is 2x that over %d threads\n\n", hw.FormatBytes(llc), numCPU())
+	} else {
+		fmt.Fprintf(stdout, "last-level cache: unknown (sysfs says nothing); the last nospace row is 256 MB a thread\n\n")
+	}
 
 	var r results
 	start := time.Now()
@@ -184,40 +208,3 @@ func printTsflags(w io.Writer, rs []tsflags.Result) {
 }
 
 func pct(after, before float64) float64 { return (after/before - 1) * 100 }
-
-// machine describes the CPU the way lscpu does: model name, CPUs, caches.
-func machine() string {
-	model := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for line := range strings.Lines(string(b)) {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				model = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	var caches []string
-	for i := range 8 {
-		dir := fmt.Sprintf("/sys/devices/system/cpu/cpu0/cache/index%d/", i)
-		level, err1 := os.ReadFile(dir + "level")
-		typ, err2 := os.ReadFile(dir + "type")
-		size, err3 := os.ReadFile(dir + "size")
-		if err1 != nil || err2 != nil || err3 != nil {
-			break
-		}
-		t := strings.TrimSpace(string(typ))
-		name := "L" + strings.TrimSpace(string(level))
-		switch t {
-		case "Data":
-			name += "d"
-		case "Instruction":
-			name += "i"
-		}
-		caches = append(caches, name+" "+strings.TrimSpace(string(size)))
-	}
-	s := fmt.Sprintf("%s, %d CPUs", model, numCPU())
-	if len(caches) > 0 {
-		s += ", " + strings.Join(caches, ", ") + " (per cpu0)"
-	}
-	return s
-}

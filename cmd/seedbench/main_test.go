@@ -64,3 +64,14 @@ func TestPlots(t *testing.T) {
 		require.Greater(t, st.Size(), int64(1000), "%s is too small to be a plot", filepath.Base(f))
 	}
 }
+
+func TestSocketSizes(t *testing.T) {
+	// This project's machines: 260 MB of L3, 2 threads: 260 MB a thread.
+	got := socketSizes(266240<<10, 2)
+	require.Equal(t, append(slices.Clone(patchSizes), 1064960), got)
+	require.GreaterOrEqual(t, int64(got[4]*nospace.SocketBytes*2), int64(2*266240<<10), "the last row is beyond the LLC")
+	// The patch's machine: 32 MB of L3, 64 threads: the 64 MB row is already far beyond.
+	require.Equal(t, patchSizes, socketSizes(32<<20, 64))
+	// Unknown LLC.
+	require.Equal(t, append(slices.Clone(patchSizes), 1<<20), socketSizes(0, 2))
+}

@@ -1,7 +1,6 @@
 package dstref
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,36 +43,23 @@ func run(v Variant, packets int) float64 {
 	// The connection is established: sk_rx_dst is cached.
 	sk.Receive(sk.Prequeue(route))
 	r := new(ring)
-	var wg sync.WaitGroup
-	var ready sync.WaitGroup
-	start := make(chan struct{})
-	var t0, t1 time.Time
-	wg.Add(2)
-	ready.Add(2)
-	go func() {
-		defer wg.Done()
-		unpin, _ := hw.Pin(0)
-		defer unpin()
-		ready.Done()
-		<-start
-		var tail, head uint64
-		for tail < uint64(packets) {
-			for tail-head >= ringSize-batch {
-				head = r.head.Load()
+	var t1 time.Time
+	t0 := hw.Pinned(2, nil, func(cpu int) {
+		if cpu == 0 { // softirq: produce
+			var tail, head uint64
+			for tail < uint64(packets) {
+				for tail-head >= ringSize-batch {
+					head = r.head.Load()
+				}
+				for range batch {
+					r.slots[tail%ringSize] = sk.Prequeue(route)
+					tail++
+				}
+				r.tail.Store(tail)
 			}
-			for range batch {
-				r.slots[tail%ringSize] = sk.Prequeue(route)
-				tail++
-			}
-			r.tail.Store(tail)
+			return
 		}
-	}()
-	go func() {
-		defer wg.Done()
-		unpin, _ := hw.Pin(1)
-		defer unpin()
-		ready.Done()
-		<-start
+		// user: consume
 		var head, tail uint64
 		for head < uint64(packets) {
 			for head == tail {
@@ -86,11 +72,7 @@ func run(v Variant, packets int) float64 {
 			r.head.Store(head)
 		}
 		t1 = time.Now()
-	}()
-	ready.Wait()
-	t0 = time.Now()
-	close(start)
-	wg.Wait()
+	})
 	sk.Close()
 	return float64(packets) / t1.Sub(t0).Seconds()
 }

@@ -7,7 +7,9 @@
 package hw
 
 import (
+	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -83,4 +85,43 @@ func Lines[T any](n int) []T {
 		panic("hw.Lines: allocation not line aligned")
 	}
 	return s
+}
+
+func defaultCPUs() []int {
+	cpus := make([]int, runtime.NumCPU())
+	for i := range cpus {
+		cpus[i] = i
+	}
+	return cpus
+}
+
+// Pinned runs body on n goroutines, goroutine i locked to an OS thread
+// pinned to CPU i (modulo the CPUs online, as Pin does). Each goroutine
+// first runs setup(i), if setup is not nil: allocation, warming caches;
+// the bodies are released together once every setup is done, so that the
+// timed parts start at the same moment. Pinned returns when every body has
+// returned, with the time the bodies were released.
+func Pinned(n int, setup, body func(i int)) time.Time {
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	ready.Add(n)
+	done.Add(n)
+	for i := range n {
+		go func() {
+			defer done.Done()
+			unpin, _ := Pin(i)
+			defer unpin()
+			if setup != nil {
+				setup(i)
+			}
+			ready.Done()
+			<-start
+			body(i)
+		}()
+	}
+	ready.Wait()
+	t0 := time.Now()
+	close(start)
+	done.Wait()
+	return t0
 }

@@ -1,6 +1,7 @@
 package hw
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -48,4 +49,42 @@ func TestLinesAligned(t *testing.T) {
 			require.Zero(t, uintptr(unsafe.Pointer(&s[i]))%CacheLine, "element %d of %d", i, n)
 		}
 	}
+}
+
+func TestParseSize(t *testing.T) {
+	for s, want := range map[string]int64{"48K": 48 << 10, "260M": 260 << 20, "1G": 1 << 30, "512": 512} {
+		got, ok := parseSize(s)
+		require.True(t, ok, s)
+		require.Equal(t, want, got, s)
+	}
+	_, ok := parseSize("lots")
+	require.False(t, ok)
+	require.Equal(t, "260M", FormatBytes(266240<<10))
+	require.Equal(t, "1536K", FormatBytes(1536<<10))
+	require.Equal(t, "260M", FormatBytes(260<<20))
+}
+
+func TestMachine(t *testing.T) {
+	require.NotEmpty(t, CPUModel())
+	require.NotEmpty(t, AllowedCPUs())
+	if len(Caches()) > 0 {
+		require.Positive(t, LLCBytes())
+	}
+	require.Contains(t, Describe(), "CPUs")
+}
+
+func TestPinned(t *testing.T) {
+	var setups, bodies atomic.Int32
+	var released atomic.Bool
+	t0 := Pinned(3, func(i int) {
+		require.False(t, released.Load(), "a body ran before every setup was done")
+		setups.Add(1)
+	}, func(i int) {
+		released.Store(true)
+		require.Equal(t, int32(3), setups.Load())
+		bodies.Add(1)
+	})
+	require.Equal(t, int32(3), bodies.Load())
+	require.False(t, t0.IsZero())
+	require.Equal(t, AllowedCPUs(), AllowedCPUs())
 }

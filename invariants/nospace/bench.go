@@ -3,7 +3,6 @@ package nospace
 import (
 	"math/rand/v2"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -135,34 +134,24 @@ func MeasureCheckSpace(cfg Config) []Row {
 		base = make([][]float64, threads)
 		bef = make([][]float64, threads)
 		aft = make([][]float64, threads)
-		var ready, wg sync.WaitGroup
-		start := make(chan struct{})
-		for th := range threads {
-			ready.Add(1)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				unpin, _ := hw.Pin(th)
-				defer unpin()
-				s := newSocketSet(n, uint64(th))
-				sink.Add(s.visit(1, modeBaseline)) // fault in and warm
-				ready.Done()
-				<-start
-				for run := range cfg.Runs {
-					var r [3]float64
-					for k := range 3 {
-						mode := (k + run) % 3 // rotate the order per run
-						r[mode] = s.timeLoop(passes, mode)
-					}
-					base[th] = append(base[th], r[0])
-					bef[th] = append(bef[th], r[1]-r[0])
-					aft[th] = append(aft[th], r[2]-r[0])
+		sets := make([]*socketSet, threads)
+		hw.Pinned(threads, func(th int) {
+			s := newSocketSet(n, uint64(th))
+			sink.Add(s.visit(1, modeBaseline)) // fault in and warm
+			sets[th] = s
+		}, func(th int) {
+			s := sets[th]
+			for run := range cfg.Runs {
+				var r [3]float64
+				for k := range 3 {
+					mode := (k + run) % 3 // rotate the order per run
+					r[mode] = s.timeLoop(passes, mode)
 				}
-			}()
-		}
-		ready.Wait()
-		close(start)
-		wg.Wait()
+				base[th] = append(base[th], r[0])
+				bef[th] = append(bef[th], r[1]-r[0])
+				aft[th] = append(aft[th], r[2]-r[0])
+			}
+		})
 		rows = append(rows, Row{
 			Sockets: n,
 			Base:    medianOfThreads(base),

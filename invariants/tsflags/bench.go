@@ -1,7 +1,6 @@
 package tsflags
 
 import (
-	"sync"
 	"sync/atomic"
 
 	"github.com/litmus-dev/litmus/invariants/hw"
@@ -57,27 +56,23 @@ func MeasureRecv(runs, packets int) []Result {
 				s := &hw.Lines[Sock](1)[0]
 				s.variant = v
 				var stop atomic.Bool
-				var wg sync.WaitGroup
+				var x float64
+				n := 1
 				if writer {
-					started := make(chan struct{})
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						unpin, _ := hw.Pin(1)
-						defer unpin()
-						close(started)
+					n = 2
+				}
+				hw.Pinned(n, nil, func(cpu int) {
+					if cpu == 1 { // the writer on another CPU
 						for i := int64(0); !stop.Load(); i++ {
 							s.Charge(i&1*2 - 1) // sk_mem_charge / uncharge
 						}
-					}()
-					<-started
-				}
-				unpin, _ := hw.Pin(0)
-				recvLoop(s, packets/10)
-				xs = append(xs, recvLoop(s, packets))
-				unpin()
-				stop.Store(true)
-				wg.Wait()
+						return
+					}
+					recvLoop(s, packets/10)
+					x = recvLoop(s, packets)
+					stop.Store(true)
+				})
+				xs = append(xs, x)
 			}
 			if vi == 0 {
 				r.Before = hw.Median(xs)

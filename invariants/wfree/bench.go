@@ -2,7 +2,6 @@ package wfree
 
 import (
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/litmus-dev/litmus/invariants/hw"
@@ -53,24 +52,11 @@ func MeasureWfree(threads, runs, iters int) []Result {
 			for range runs {
 				s := initSock(&hw.Lines[Sock](1)[0], v, 1<<30, false)
 				ticks := make([]uint64, nt)
-				var ready, wg sync.WaitGroup
-				start := make(chan struct{})
-				for th := range nt {
-					ready.Add(1)
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						unpin, _ := hw.Pin(th)
-						defer unpin()
-						loop(s, iters/10) // warm
-						ready.Done()
-						<-start
-						ticks[th] = loop(s, iters)
-					}()
-				}
-				ready.Wait()
-				close(start)
-				wg.Wait()
+				hw.Pinned(nt, func(th int) {
+					loop(s, iters/10) // warm
+				}, func(th int) {
+					ticks[th] = loop(s, iters)
+				})
 				var worst uint64
 				for _, t := range ticks {
 					worst = max(worst, t)

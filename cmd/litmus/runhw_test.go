@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/litmus-dev/litmus/invariants/harness"
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model"
+)
+
+// The run's output depends on the machine, so these tests check its
+// format and its consistency (counts add up, every state is judged), never
+// how often an outcome appears.
+
+const sbFile = "../../invariants/harness/testdata/SB.litmus"
+
+var (
+	runHeaderRE = regexp.MustCompile(`^% litmus run \S+ on (x86-64|arm64|arm64-llsc): .+ CPUs`)
+	runStateRE  = regexp.MustCompile(`^(\d+)\s*([*:])>((?:\S+=\S+; ?)+)(?:  \[((?:\w+ (?:allowed|FORBIDDEN|\?)(?:, )?)+)\])?$`)
+)
+
+// checkRunText checks the format of one test's run output and returns the
+// states' counts by state.
+func checkRunText(t *testing.T, out string) map[string]int64 {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	require.Regexp(t, runHeaderRE, lines[0])
+	require.Regexp(t, `^Options: --iterations \d+ --size \d+ --stride \d+ --layout \w+ --affinity \w+ --cpus [0-9,]+ --sync \w+`, lines[1])
+	require.Regexp(t, `^Threads: \d+ threads`, lines[2])
+	i := 3
+	for strings.HasPrefix(lines[i], "Noise:") {
+		i++
+	}
+	require.Regexp(t, `^Test \S+ (Allowed|Forbidden|Required)$`, lines[i])
+	m := regexp.MustCompile(`^Histogram \((\d+) states\)$`).FindStringSubmatch(lines[i+1])
+	require.NotNil(t, m, lines[i+1])
+	n, _ := strconv.Atoi(m[1])
+	counts := map[string]int64{}
+	for _, l := range lines[i+2 : i+2+n] {
+		sm := runStateRE.FindStringSubmatch(l)
+		require.NotNil(t, sm, "state line %q", l)
+		c, _ := strconv.ParseInt(sm[1], 10, 64)
+		counts[sm[3]] = c
+	}
+	rest := strings.Join(lines[i+2+n:], "\n")
+	require.Regexp(t, `(?m)^(Ok|No)\n\nWitnesses\nPositive: \d+, Negative: \d+\n`, rest)
+	require.Regexp(t, `(?m)^Observation \S+ (Never|Sometimes|Always) \d+ \d+$`, rest)
+	require.Regexp(t, `(?m)^Time \S+ \d+\.\d\d$`, rest)
+	return counts
+}
+
+func TestRunCommandFormat(t *testing.T) {
+	if !harness.Supported() {
+		t.Skip("litmus run needs Linux on amd64 or arm64")
+	}
+	if arch, _ := harness.HostArch(""); arch != "x86-64" {
+		t.Skip("SB is an X86 test")
+	}
+	out, errOut, code := run(t, "run", "--iterations", "20000", "--size", "500", sbFile)
+	require.Equal(t, exitOK, code, errOut)
+	counts := checkRunText(t, out)
+	var sum int64
+	for _, c := range counts {
+		sum += c
+	}
+	// Instances a thread gave up at the barrier (an overloaded machine)
+	// are counted apart.
+	for _, m := range regexp.MustCompile(`(?m)^Instances .*: (\d+)$`).FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		sum += n
+	}
+	require.Equal(t, int64(20000), sum, "every instance is accounted for")
+	require.Contains(t, out, "Condition exists (0:EAX=0 /\\ 1:EAX=0) is ")
+	require.Contains(t, out, "Model tso: Sometimes, 4 states allowed; every observed state is allowed")
+	for st := range counts {
+		require.Contains(t, out, ">"+st+"  [tso allowed]")
+	}
+}
+
+func TestRunCommandJSON(t *testing.T) {
+	if !harness.Supported() {
+		t.Skip("litmus run needs Linux on amd64 or arm64")
+	}
+	out, errOut, code := run(t, "run", "--json", "--iterations", "5000", "--size", "500",
+		"../../invariants/harness/testdata/c-spin.litmus", "../../testdata/nospace.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	dec := json.NewDecoder(strings.NewReader(out))
+	for _, name := range []string{"c-spin", "nospace"} {
+		var j runJSON
+		require.NoError(t, dec.Decode(&j))
+		require.Equal(t, name, j.Test)
+		require.Nil(t, j.Error)
+		var sum int64
+		for _, s := range j.States {
+			sum += s.Count
+			require.Contains(t, s.Allowed, "tso")
+		}
+		require.Equal(t, j.Instances, sum)
+		require.Equal(t, j.Iterations, j.Instances+j.Abandoned+j.Dropped+j.Lost+j.Filtered)
+		require.Equal(t, j.Instances, j.Positive+j.Negative)
+		require.Len(t, j.Models, 2) // tso and lkmm for a C test
+	}
+}
+
+// TestRunCommandForbidden holds SB to sequential consistency, which
+// forbids its relaxed outcome: when the run shows that outcome, litmus run
+// must fail loudly; when it does not, nothing is forbidden.
+func TestRunCommandForbidden(t *testing.T) {
+	if !harness.Supported() {
+		t.Skip("litmus run needs Linux on amd64 or arm64")
+	}
+	if arch, _ := harness.HostArch(""); arch != "x86-64" {
+		t.Skip("SB is an X86 test")
+	}
+	out, errOut, code := run(t, "run", "--model", "sc", "--iterations", "20000", "--size", "500", sbFile)
+	counts := checkRunText(t, out)
+	if counts["0:EAX=0; 1:EAX=0;"] > 0 {
+		require.Equal(t, exitCheck, code)
+		require.Contains(t, errOut, "FORBIDDEN by sc: 0:EAX=0; 1:EAX=0; was observed")
+		require.Contains(t, out, "*>0:EAX=0; 1:EAX=0;  [sc FORBIDDEN]")
+		require.Contains(t, out, "observed states are FORBIDDEN")
+	} else {
+		require.Equal(t, exitOK, code, errOut)
+	}
+}
+
+func TestRunCommandErrors(t *testing.T) {
+	_, errOut, code := run(t, "run", "--layout", "sideways", sbFile)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "unknown layout")
+	_, errOut, code = run(t, "run", "--cpus", "3-1", sbFile)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "bad CPU list")
+	_, _, code = run(t, "run")
+	require.Equal(t, exitUsage, code)
+	if !harness.Supported() {
+		return
+	}
+	dir := t.TempDir()
+	f := dir + "/gp.litmus"
+	require.NoError(t, os.WriteFile(f, []byte("C gp\n{}\nP0(int *x) {\n\tsynchronize_rcu();\n\tWRITE_ONCE(*x, 1);\n}\nexists (x=1)\n"), 0o644))
+	_, errOut, code = run(t, "run", "--iterations", "100", f, "../../invariants/harness/testdata/c-spin.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "gp.litmus:4:2: not supported by run: synchronize_rcu needs the kernel's grace-period machinery")
+}
+
+func TestParseCPUs(t *testing.T) {
+	got, err := parseCPUs("0-2,5")
+	require.NoError(t, err)
+	require.Equal(t, []int{0, 1, 2, 5}, got)
+	for _, bad := range []string{"", "a", "2-1", "-1"} {
+		_, err := parseCPUs(bad)
+		require.Error(t, err, bad)
+	}
+}
+
+// TestRunTextMarksForbidden checks the comparison and its printing on a
+// made-up result, so that the forbidden path is tested on every machine.
+func TestRunTextMarksForbidden(t *testing.T) {
+	tt, err := litmus.ParseFile(sbFile)
+	require.NoError(t, err)
+	mr, err := model.Check(t.Context(), tt, model.SC, model.Options{})
+	require.NoError(t, err)
+	res := &harness.Result{Test: "SB", Arch: "x86-64", Threads: 2, Placement: []int{0, 1},
+		Options: harness.Options{Iterations: 10, Size: 10, Stride: 64, CPUs: []int{0, 1}, LoopBound: 10, Seed: 1},
+		Locs:    []string{"0:EAX", "1:EAX"},
+		States: []harness.State{
+			{Values: []harness.Value{{Int: 0}, {Int: 0}}, Count: 3, Holds: true},
+			{Values: []harness.Value{{Int: 0}, {Int: 1}}, Count: 7},
+		},
+		Instances: 10, Positive: 3, Negative: 7}
+	mc := &modelCheck{model: model.SC, res: mr}
+	compareRun(mc, res)
+	require.Equal(t, []string{"0:EAX=0; 1:EAX=0;"}, mc.forbidden)
+	require.Equal(t, []string{"0:EAX=1; 1:EAX=0;", "0:EAX=1; 1:EAX=1;"}, mc.unseen)
+	var b bytes.Buffer
+	writeRunText(&b, sbFile, tt, "x86-64", "a machine, 2 CPUs", res, []*modelCheck{mc})
+	out := b.String()
+	checkRunText(t, out)
+	require.Contains(t, out, "3     *>0:EAX=0; 1:EAX=0;  [sc FORBIDDEN]\n")
+	require.Contains(t, out, "7     :>0:EAX=0; 1:EAX=1;  [sc allowed]\n")
+	require.Contains(t, out, "Ok\n\nWitnesses\nPositive: 3, Negative: 7\n")
+	require.Contains(t, out, "Observation SB Sometimes 3 7\n")
+	require.Contains(t, out, "Model sc: Never, 3 states allowed; 1 observed states are FORBIDDEN\n  allowed by sc, never observed:\n    0:EAX=1; 1:EAX=0;\n")
+}
+
+// TestDocsRunExamples checks the format of the captured runs in the guide:
+// they cannot be re-run (a histogram varies), but they must stay what the
+// command prints.
+func TestDocsRunExamples(t *testing.T) {
+	src, err := os.ReadFile("../../docs/guide.md")
+	require.NoError(t, err)
+	re := regexp.MustCompile("(?m)^<!-- run example -->\n```\n((?:.*\n)*?)```\n")
+	blocks := re.FindAllStringSubmatch(string(src), -1)
+	require.GreaterOrEqual(t, len(blocks), 2)
+	for _, b := range blocks {
+		counts := checkRunText(t, b[1])
+		var sum int64
+		for _, c := range counts {
+			sum += c
+		}
+		m := regexp.MustCompile(`--iterations (\d+)`).FindStringSubmatch(b[1])
+		require.NotNil(t, m)
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		require.LessOrEqual(t, sum, n, "more instances in the histogram than --iterations")
+		require.NotContains(t, b[1], "FORBIDDEN")
+	}
+}
+
+func TestRunCommandBadCPU(t *testing.T) {
+	if !harness.Supported() {
+		t.Skip("litmus run needs Linux on amd64 or arm64")
+	}
+	_, errOut, code := run(t, "run", "--cpus", "1000", "--iterations", "10", "../../invariants/harness/testdata/c-spin.litmus")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, "CPU 1000 is not one this process may run on")
+}

@@ -1,0 +1,739 @@
+package harness
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/litmus-dev/litmus/model/kmap"
+)
+
+// The per-thread function on arm64, and C threads compiled for it. The
+// loop is the one of genx86.go; the trampoline passes the context in x0.
+//
+// Registers: the C registers take x0-x9 and x19-x24 in slot order (x8 and
+// x0 are clobbered only by the barrier's sched_yield, before an instance's
+// registers are set); the run loop keeps its context in x25, the instance
+// base, the loop budget, the arena bounds and the dropped-access count in
+// the highest free ones, and the address of each location the thread
+// names in a register of its own when enough are left, so that an access
+// is one instruction as in the kernel. x10-x13 carry operands a row needs
+// in registers; x14-x17 are the rows' scratch. x18 (the platform
+// register) and x26-x30 (Go's closure context, assembler temporary, g,
+// frame pointer, and the link register) are never touched.
+
+var a64Pool = []areg{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 19, 20, 21, 22, 23, 24}
+
+const (
+	a64Ctx             = areg(25)
+	a64V               = areg(10) // {v}, {mask} materialised
+	a64W               = areg(11) // {w} materialised
+	a64Addr            = areg(12) // {addr} materialised (a location or a checked pointer)
+	a64Tmp             = areg(13)
+	sysSchedYieldARM64 = 124
+	ctxDummy           = 128 // 64 bytes of the context: where a dropped access goes (to 191)
+)
+
+// a64Thread is the code generation state of one arm64 thread.
+type a64Thread struct {
+	a                *a64asm
+	p                *program
+	base, budget     areg
+	lo, hi, bad      areg // arena bounds and dropped-access count (check only)
+	check            bool
+	abandon, bodyEnd int
+	locReg           map[*variable]areg
+	slot             []areg
+	labels           map[int]int
+	ct               *cThread
+	arch             kmap.Arch
+}
+
+// genA64C generates a C thread for arm64 (LSE or LL/SC as p.arch says).
+func (p *program) genA64C(o Options, nthreads, me int, ct *cThread, inits map[int]value, obs []int) ([]byte, error) {
+	arch := kmap.Arch(p.arch)
+	a := newA64asm()
+	t := &a64Thread{a: a, p: p, ct: ct, arch: arch, labels: map[int]int{}, locReg: map[*variable]areg{},
+		abandon: a.newLabel(), bodyEnd: a.newLabel()}
+	if ct.spins(arch) {
+		ct.loops = true
+	}
+	// Which locations and checks does the thread need?
+	var vars []*variable
+	seen := map[*variable]bool{}
+	note := func(o cOperand) {
+		if o.kind == cAddr && !seen[o.v] {
+			seen[o.v] = true
+			vars = append(vars, o.v)
+		}
+	}
+	for _, in := range ct.code {
+		note(in.addr)
+		note(in.x)
+		note(in.y)
+		for _, x := range in.args {
+			note(x)
+		}
+		if in.op == cPrim && in.addr.kind == cSlot {
+			t.check = true
+		}
+	}
+	for _, v := range inits {
+		if v.sym != "" {
+			if w, _, ok := p.elemOf(v.sym); ok && !seen[w] {
+				seen[w] = true
+				vars = append(vars, w)
+			}
+		}
+	}
+	free := append([]areg(nil), a64Pool...)
+	if ct.nslots > len(free) {
+		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, arm64 has %d left for it", ct.nslots, len(free))
+	}
+	t.slot, free = free[:ct.nslots], free[ct.nslots:]
+	take := func() (areg, bool) {
+		if len(free) == 0 {
+			return 0, false
+		}
+		r := free[len(free)-1]
+		free = free[:len(free)-1]
+		return r, true
+	}
+	var ok bool
+	if t.base, ok = take(); !ok {
+		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, arm64 has %d left for it", ct.nslots, len(a64Pool)-1)
+	}
+	if ct.loops {
+		if t.budget, ok = take(); !ok {
+			return nil, fmt.Errorf("not supported by run: no register left for the loop budget")
+		}
+	}
+	if t.check {
+		r1, ok1 := take()
+		r2, ok2 := take()
+		r3, ok3 := take()
+		if !ok1 || !ok2 || !ok3 {
+			return nil, fmt.Errorf("not supported by run: no register left to check pointers")
+		}
+		t.lo, t.hi, t.bad = r1, r2, r3
+	}
+	for _, v := range vars {
+		if r, ok := take(); ok {
+			t.locReg[v] = r
+		}
+	}
+
+	a.movReg(a64Ctx, 0)
+	top, done, next, drop := a.newLabel(), a.newLabel(), a.newLabel(), a.newLabel()
+	a.bind(top)
+	a.ldst(true, 8, 14, a64Ctx, ctxI)
+	a.ldst(true, 8, 15, a64Ctx, ctxN)
+	a.cmpReg(14, 15)
+	a.bcond("hs", done)
+	switch o.Sync {
+	case SyncSpin:
+		// x16 = iter0 + i + 1: "I have reached instance i".
+		a.ldst(true, 8, 16, a64Ctx, ctxIter0)
+		a.reg3("add", 16, 16, 14)
+		a.addImm(false, 16, 16, 1)
+		a.ldst(true, 8, 15, a64Ctx, ctxMySlot)
+		a.ldst(false, 8, 16, 15, 0)
+		for j := 0; j < nthreads; j++ {
+			if j == me {
+				continue
+			}
+			again, wait, ok := a.newLabel(), a.newLabel(), a.newLabel()
+			a.bind(again)
+			a.ldst(true, 8, 15, a64Ctx, ctxSlots)
+			a.ldst(true, 8, 17, a64Ctx, ctxSpin)
+			a.bind(wait)
+			a.ldst(true, 8, 14, 15, int64(j*slotStride))
+			a.cmpReg(14, 16)
+			a.bcond("hs", ok)
+			a.yield()
+			a.subsImm(17, 17, 1)
+			a.bcond("ne", wait)
+			a.movImm(8, sysSchedYieldARM64)
+			a.svc0()
+			check, resume := a.newLabel(), a.newLabel()
+			a.mrsCNTVCT(17)
+			a.ldst(true, 8, 14, a64Ctx, ctxI)
+			a.ldst(true, 8, 16, a64Ctx, ctxIter0)
+			a.reg3("add", 16, 16, 14)
+			a.addImm(false, 16, 16, 1)
+			a.ldst(true, 8, 14, a64Ctx, ctxWaitFor)
+			a.cmpReg(16, 14)
+			a.bcond("eq", check)
+			a.ldst(false, 8, 16, a64Ctx, ctxWaitFor)
+			a.ldst(true, 8, 14, a64Ctx, ctxWaitMax)
+			a.reg3("add", 17, 17, 14)
+			a.ldst(false, 8, 17, a64Ctx, ctxWaitEnd)
+			a.b(resume)
+			a.bind(check)
+			a.ldst(true, 8, 14, a64Ctx, ctxWaitEnd)
+			a.cmpReg(17, 14)
+			a.bcond("hs", done)
+			a.bind(resume)
+			a.b(again)
+			a.bind(ok)
+		}
+	case SyncTimebase:
+		a.ldst(true, 8, 15, a64Ctx, ctxTBPeriod)
+		a.ldst(true, 8, 16, a64Ctx, ctxTB0)
+		a.madd(16, 14, 15, 16)
+		wait := a.newLabel()
+		a.bind(wait)
+		a.mrsCNTVCT(17)
+		a.cmpReg(17, 16)
+		a.bcond("lo", wait)
+	}
+	if o.MaxDelay > 0 {
+		skip, loop := a.newLabel(), a.newLabel()
+		a.ldst(true, 8, 14, a64Ctx, ctxI)
+		a.ldst(true, 8, 15, a64Ctx, ctxDelays)
+		a.ldrIdx(4, 16, 15, 14)
+		a.cbz(false, true, 16, skip)
+		a.bind(loop)
+		a.subsImm(16, 16, 1)
+		a.bcond("ne", loop)
+		a.bind(skip)
+	}
+	a.ldst(true, 8, 14, a64Ctx, ctxI)
+	a.ldst(true, 8, 15, a64Ctx, ctxBases)
+	a.ldrIdx(8, t.base, 15, 14)
+	for v, r := range t.locReg {
+		t.addrInto(r, v, 0)
+	}
+	if ct.loops {
+		a.ldst(true, 8, t.budget, a64Ctx, ctxBudget)
+	}
+	if t.check {
+		a.ldst(true, 8, t.lo, a64Ctx, ctxArenaLo)
+		a.ldst(true, 8, t.hi, a64Ctx, ctxArenaHi)
+		a.movImm(t.bad, 0)
+	}
+	for s := range ct.names {
+		t.setValue(t.slot[s], inits[s])
+	}
+
+	for _, in := range ct.code {
+		if err := t.instr(in); err != nil {
+			return nil, err
+		}
+	}
+
+	nres := len(obs) + 1
+	resultsAddr := func() {
+		a.ldst(true, 8, 14, a64Ctx, ctxI)
+		a.movImm(15, int64(nres*8))
+		a.ldst(true, 8, 16, a64Ctx, ctxResults)
+		a.madd(14, 14, 15, 16)
+	}
+	a.bind(t.bodyEnd)
+	if t.check {
+		a.cbz(true, true, t.bad, drop)
+	}
+	resultsAddr()
+	for k, s := range obs {
+		a.ldst(false, 8, t.slot[s], 14, int64(k*8))
+	}
+	a.ldst(false, 8, aZR, 14, int64((nres-1)*8))
+	a.bind(next)
+	a.ldst(true, 8, 14, a64Ctx, ctxI)
+	a.addImm(false, 14, 14, 1)
+	a.ldst(false, 8, 14, a64Ctx, ctxI)
+	a.b(top)
+	for _, st := range []struct {
+		l    int
+		code int64
+	}{{t.abandon, statusAbandoned}, {drop, statusDropped}} {
+		a.bind(st.l)
+		resultsAddr()
+		a.movImm(15, st.code)
+		a.ldst(false, 8, 15, 14, int64((nres-1)*8))
+		a.b(next)
+	}
+	a.bind(done)
+	a.ret()
+	return a.finish()
+}
+
+// addrInto sets r to the address of v's element at byte offset off in the
+// current instance.
+func (t *a64Thread) addrInto(r areg, v *variable, off int64) {
+	d := v.off + off
+	if lr, ok := t.locReg[v]; ok && lr != r {
+		if off == 0 {
+			t.a.movReg(r, lr)
+		} else {
+			t.a.addImm(false, r, lr, off)
+		}
+		return
+	}
+	if d < 1<<24 {
+		t.a.addImm(false, r, t.base, d)
+		return
+	}
+	t.a.movImm(a64Tmp, d)
+	t.a.reg3("add", r, t.base, a64Tmp)
+}
+
+// setValue sets register r to val.
+func (t *a64Thread) setValue(r areg, val value) {
+	if val.sym != "" {
+		v, e, ok := t.p.elemOf(val.sym)
+		if !ok {
+			t.a.fail("unknown location %s", val.sym)
+			return
+		}
+		t.addrInto(r, v, int64(e*v.elem))
+		return
+	}
+	t.a.movImm(r, val.v)
+}
+
+// reg returns o in a register, materialising constants and addresses into
+// scratch.
+func (t *a64Thread) reg(o cOperand, scratch areg) areg {
+	switch o.kind {
+	case cSlot:
+		return t.slot[o.slot]
+	case cConst:
+		// Even 0 goes to a register: register 31 is SP, not XZR, in the
+		// immediate forms (CMP, ADD).
+		t.a.movImm(scratch, o.val)
+	case cAddr:
+		t.addrInto(scratch, o.v, int64(o.elem*o.v.elem))
+	}
+	return scratch
+}
+
+func (t *a64Thread) label(l int) int {
+	if al, ok := t.labels[l]; ok {
+		return al
+	}
+	al := t.a.newLabel()
+	t.labels[l] = al
+	return al
+}
+
+// loopCheck counts one back edge against the budget.
+func (t *a64Thread) loopCheck() {
+	t.a.subsImm(t.budget, t.budget, 1)
+	t.a.bcond("eq", t.abandon)
+}
+
+var a64CmpCond = map[string]string{"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+func (t *a64Thread) instr(in cInstr) error {
+	a := t.a
+	switch in.op {
+	case cLabel:
+		a.bind(t.label(in.label))
+	case cJump:
+		if in.back {
+			t.loopCheck()
+		}
+		a.b(t.label(in.target))
+	case cBranchZ:
+		switch in.x.kind {
+		case cConst:
+			if in.x.val == 0 {
+				a.b(t.label(in.target))
+			}
+		case cSlot:
+			a.cbz(false, true, t.slot[in.x.slot], t.label(in.target))
+		}
+	case cMov:
+		d := t.slot[in.dst]
+		switch in.x.kind {
+		case cSlot:
+			if s := t.slot[in.x.slot]; s != d {
+				a.movReg(d, s)
+			}
+		default:
+			if r := t.reg(in.x, d); r != d {
+				a.movReg(d, r)
+			}
+		}
+	case cUnary:
+		d, x := t.slot[in.dst], t.reg(in.x, a64V)
+		switch in.alu {
+		case "-":
+			a.neg(d, x)
+		case "~":
+			a.mvn(d, x)
+		case "!":
+			a.cmpImm(false, x, 0)
+			a.cset(d, "eq")
+		}
+	case cBinary:
+		d, x, y := t.slot[in.dst], t.reg(in.x, a64V), t.reg(in.y, a64W)
+		switch in.alu {
+		case "+", "-", "&", "|", "^", "*", "<<":
+			op := map[string]string{"+": "add", "-": "sub", "&": "and", "|": "orr", "^": "eor", "*": "mul", "<<": "lsl"}[in.alu]
+			a.reg3(op, d, x, y)
+		case ">>":
+			a.reg3("asr", d, x, y)
+		case "&&", "||":
+			a.cmpImm(false, x, 0)
+			a.cset(14, "ne")
+			a.cmpImm(false, y, 0)
+			a.cset(15, "ne")
+			op := "and"
+			if in.alu == "||" {
+				op = "orr"
+			}
+			a.reg3(op, d, 14, 15)
+		default:
+			a.cmpReg(x, y)
+			a.cset(d, a64CmpCond[in.alu])
+		}
+	case cPrim:
+		return t.prim(in)
+	}
+	return a.err
+}
+
+// prim expands a primitive from its arm64 row.
+func (t *a64Thread) prim(in cInstr) error {
+	insns, err := parsedRow(t.arch, in.prim)
+	if err != nil {
+		return t.p.unsupported(in.pos, "%s", err)
+	}
+	a := t.a
+	b := map[string]areg{}
+	if rowUses(insns, "{addr}") {
+		switch in.addr.kind {
+		case cAddr:
+			if lr, ok := t.locReg[in.addr.v]; ok && in.addr.elem == 0 {
+				b["{addr}"] = lr
+			} else {
+				t.addrInto(a64Addr, in.addr.v, int64(in.addr.elem*in.addr.v.elem))
+				b["{addr}"] = a64Addr
+			}
+		case cSlot:
+			// A pointer from a register: use it when it points into the
+			// instances, else a dummy word, counting the access so the
+			// instance is dropped. CSEL keeps the address dependency on
+			// the pointer without adding a branch (a control dependency
+			// would order later stores, which the code does not ask for).
+			p := t.slot[in.addr.slot]
+			a.addImm(false, a64Addr, a64Ctx, ctxDummy)
+			a.cmpReg(p, t.lo)
+			a.ccmp(p, t.hi, 2, "hs")
+			a.csel(false, a64Addr, p, a64Addr, "lo")
+			a.csel(true, t.bad, t.bad, t.bad, "lo")
+			b["{addr}"] = a64Addr
+		default:
+			return t.p.unsupported(in.pos, "%s on the constant address %d", in.prim, in.addr.val)
+		}
+	}
+	if len(in.args) > 0 {
+		b["{v}"] = t.reg(in.args[0], a64V)
+	}
+	if len(in.args) > 1 {
+		b["{w}"] = t.reg(in.args[1], a64W)
+	}
+	if in.mask != nil {
+		b["{mask}"] = t.reg(*in.mask, a64V)
+	}
+	if in.dst >= 0 {
+		b["{ret}"] = t.slot[in.dst]
+	} else {
+		b["{ret}"] = 17
+	}
+	if err := expandA64Row(a, insns, b, t); err != nil {
+		return t.p.unsupported(in.pos, "%s: %v", in.prim, err)
+	}
+	return nil
+}
+
+// a64Operand is a parsed operand of an arm64 row.
+type a64Operand struct {
+	reg   areg
+	w     bool // a W register
+	isReg bool
+	mem   bool // [reg]
+	imm   int64
+	isImm bool
+	word  string // a condition, barrier option, prefetch op or label
+}
+
+func parseA64Operand(s string, bind map[string]areg) (a64Operand, error) {
+	var o a64Operand
+	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+		inner, err := parseA64Operand(s[1:len(s)-1], bind)
+		if err != nil || !inner.isReg {
+			return o, fmt.Errorf("bad memory operand %s", s)
+		}
+		inner.mem, inner.isReg = true, false
+		return inner, nil
+	}
+	if strings.HasPrefix(s, "{") {
+		r, ok := bind[s]
+		if !ok {
+			return o, fmt.Errorf("placeholder %s has no value here", s)
+		}
+		return a64Operand{reg: r, isReg: true}, nil
+	}
+	if strings.HasPrefix(s, "#") {
+		v, err := strconv.ParseInt(s[1:], 0, 64)
+		if err != nil {
+			return o, fmt.Errorf("bad immediate %s", s)
+		}
+		return a64Operand{imm: v, isImm: true}, nil
+	}
+	if s == "xzr" || s == "wzr" {
+		return a64Operand{reg: aZR, isReg: true, w: s == "wzr"}, nil
+	}
+	if len(s) > 1 && (s[0] == 'x' || s[0] == 'w') {
+		if n, err := strconv.Atoi(s[1:]); err == nil && n >= 0 && n <= 30 {
+			return a64Operand{reg: areg(n), isReg: true, w: s[0] == 'w'}, nil
+		}
+	}
+	return a64Operand{word: s}, nil
+}
+
+// splitOrder splits an LSE mnemonic's ordering suffix: "ldaddal" is
+// ("ldadd", acquire, release).
+func splitOrder(m, base string) (acq, rel, ok bool) {
+	if !strings.HasPrefix(m, base) {
+		return false, false, false
+	}
+	switch m[len(base):] {
+	case "":
+		return false, false, true
+	case "a":
+		return true, false, true
+	case "l":
+		return false, true, true
+	case "al":
+		return true, true, true
+	}
+	return false, false, false
+}
+
+// expandA64Row assembles a row with its placeholders bound; unconditional
+// backward branches (spin loops) count against t's loop budget.
+func expandA64Row(a *a64asm, insns []kmap.Insn, bind map[string]areg, t *a64Thread) error {
+	defs := make([]int, len(insns))
+	for i, in := range insns {
+		if in.Label != "" {
+			defs[i] = a.newLabel()
+		}
+	}
+	find := func(at int, ref string) (int, bool, error) {
+		name, dir := ref[:len(ref)-1], ref[len(ref)-1]
+		if dir == 'b' {
+			for j := at; j >= 0; j-- {
+				if insns[j].Label == name {
+					return defs[j], true, nil
+				}
+			}
+		} else {
+			for j := at + 1; j < len(insns); j++ {
+				if insns[j].Label == name {
+					return defs[j], false, nil
+				}
+			}
+		}
+		return 0, false, fmt.Errorf("no label %s", ref)
+	}
+	for i, in := range insns {
+		if in.Label != "" {
+			a.bind(defs[i])
+		}
+		if in.Op == "" {
+			continue
+		}
+		var ops []a64Operand
+		target, back := 0, false
+		for _, arg := range in.Args {
+			if isLabelRef(arg) {
+				var err error
+				if target, back, err = find(i, arg); err != nil {
+					return err
+				}
+				continue
+			}
+			o, err := parseA64Operand(arg, bind)
+			if err != nil {
+				return fmt.Errorf("%s: %v", in, err)
+			}
+			ops = append(ops, o)
+		}
+		if back && in.Op == "b" && t != nil {
+			t.loopCheck()
+		}
+		if err := a64insn(a, in.Op, ops, target); err != nil {
+			return fmt.Errorf("%s: %v", in, err)
+		}
+	}
+	return nil
+}
+
+// a64insn encodes one instruction of a row.
+func a64insn(a *a64asm, m string, ops []a64Operand, target int) error {
+	need := func(n int) error {
+		if len(ops) != n {
+			return fmt.Errorf("%s takes %d operands, found %d", m, n, len(ops))
+		}
+		return nil
+	}
+	regs := func(n int) error {
+		if err := need(n); err != nil {
+			return err
+		}
+		for _, o := range ops {
+			if !o.isReg {
+				return fmt.Errorf("%s: expected registers", m)
+			}
+		}
+		return nil
+	}
+	memAt := func(i int) error {
+		if i >= len(ops) || !ops[i].mem {
+			return fmt.Errorf("%s: expected [register] as operand %d", m, i+1)
+		}
+		return nil
+	}
+	switch {
+	case m == "ldr" || m == "str":
+		if err := need(2); err != nil {
+			return err
+		}
+		if err := memAt(1); err != nil {
+			return err
+		}
+		a.ldst(m == "ldr", 8, ops[0].reg, ops[1].reg, 0)
+	case m == "ldar" || m == "stlr":
+		if err := memAt(1); err != nil {
+			return err
+		}
+		if m == "ldar" {
+			a.ldar(ops[0].reg, ops[1].reg)
+		} else {
+			a.stlr(ops[0].reg, ops[1].reg)
+		}
+	case m == "ldxr" || m == "ldaxr":
+		if err := memAt(1); err != nil {
+			return err
+		}
+		a.ldxr(m == "ldaxr", ops[0].reg, ops[1].reg)
+	case m == "stxr" || m == "stlxr":
+		if err := memAt(2); err != nil {
+			return err
+		}
+		a.stxr(m == "stlxr", ops[0].reg, ops[1].reg, ops[2].reg)
+	case m == "prfm":
+		if err := memAt(1); err != nil || ops[0].word != "pstl1strm" {
+			return fmt.Errorf("prfm: only pstl1strm, [reg]")
+		}
+		a.prfmPSTL1STRM(ops[1].reg)
+	case m == "dmb":
+		if err := need(1); err != nil {
+			return err
+		}
+		a.dmb(ops[0].word)
+	case m == "yield":
+		a.yield()
+	case m == "nop":
+		a.nop()
+	case m == "mov":
+		if err := need(2); err != nil {
+			return err
+		}
+		if ops[1].isImm {
+			a.movImm(ops[0].reg, ops[1].imm)
+		} else {
+			a.movReg(ops[0].reg, ops[1].reg)
+		}
+	case m == "add" || m == "sub":
+		if err := need(3); err != nil {
+			return err
+		}
+		if ops[2].isImm {
+			a.addImm(m == "sub", ops[0].reg, ops[1].reg, ops[2].imm)
+		} else {
+			a.reg3(m, ops[0].reg, ops[1].reg, ops[2].reg)
+		}
+	case m == "and" || m == "orr" || m == "eor" || m == "bic":
+		if err := regs(3); err != nil {
+			return err
+		}
+		a.reg3(m, ops[0].reg, ops[1].reg, ops[2].reg)
+	case m == "neg" || m == "mvn":
+		if err := regs(2); err != nil {
+			return err
+		}
+		if m == "neg" {
+			a.neg(ops[0].reg, ops[1].reg)
+		} else {
+			a.mvn(ops[0].reg, ops[1].reg)
+		}
+	case m == "cmp" || m == "cmn":
+		if err := need(2); err != nil {
+			return err
+		}
+		if ops[1].isImm {
+			a.cmpImm(m == "cmn", ops[0].reg, ops[1].imm)
+		} else if m == "cmp" {
+			a.cmpReg(ops[0].reg, ops[1].reg)
+		} else {
+			return fmt.Errorf("cmn with a register is not supported")
+		}
+	case m == "tst":
+		if err := regs(2); err != nil {
+			return err
+		}
+		a.tst(ops[0].reg, ops[1].reg)
+	case m == "cset":
+		if err := need(2); err != nil {
+			return err
+		}
+		a.cset(ops[0].reg, ops[1].word)
+	case m == "b":
+		a.b(target)
+	case strings.HasPrefix(m, "b."):
+		a.bcond(m[2:], target)
+	case m == "cbz" || m == "cbnz":
+		if err := need(1); err != nil {
+			return err
+		}
+		a.cbz(m == "cbnz", !ops[0].w, ops[0].reg, target)
+	default:
+		for _, op := range []string{"add", "clr", "eor", "set"} {
+			if acq, rel, ok := splitOrder(m, "ld"+op); ok {
+				if err := memAt(2); err != nil {
+					return err
+				}
+				a.lse(op, acq, rel, ops[0].reg, ops[1].reg, ops[2].reg)
+				return a.err
+			}
+			if acq, rel, ok := splitOrder(m, "st"+op); ok && !acq {
+				if err := memAt(1); err != nil {
+					return err
+				}
+				a.lse(op, false, rel, ops[0].reg, aZR, ops[1].reg)
+				return a.err
+			}
+		}
+		if acq, rel, ok := splitOrder(m, "swp"); ok {
+			if err := memAt(2); err != nil {
+				return err
+			}
+			a.lse("swp", acq, rel, ops[0].reg, ops[1].reg, ops[2].reg)
+			return a.err
+		}
+		if acq, rel, ok := splitOrder(m, "cas"); ok {
+			if err := memAt(2); err != nil {
+				return err
+			}
+			a.cas(acq, rel, ops[0].reg, ops[1].reg, ops[2].reg)
+			return a.err
+		}
+		return fmt.Errorf("unsupported instruction %s", m)
+	}
+	return a.err
+}
