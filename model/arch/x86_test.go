@@ -1,0 +1,194 @@
+package arch_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model"
+	"github.com/litmus-dev/litmus/model/arch"
+	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/cat/interp"
+	"github.com/litmus-dev/litmus/model/internal/herdout"
+	"github.com/litmus-dev/litmus/model/lkmm"
+)
+
+// These tests check the built-in x86tso.cat and sc.cat, run by the cat
+// interpreter over the events of model/arch (X86) and model/lkmm (C),
+// against the operational TSO and SC machines of package model, and
+// against herd7 where the corpus has its answer: the same final states,
+// the same verdict.
+
+// corpus is the shared conformance corpus, beside the repository.
+const corpus = "../../../shared/corpus"
+
+// corpusTests returns the .litmus files under dir in the corpus, sorted,
+// and skips the test when the corpus is absent.
+func corpusTests(t testing.TB, dir string) []string {
+	t.Helper()
+	root := filepath.Join(corpus, dir)
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("no shared corpus at %s", root)
+	}
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".litmus") {
+			files = append(files, p)
+		}
+		return err
+	})
+	require.NoError(t, err)
+	sort.Strings(files)
+	require.NotEmpty(t, files)
+	return files
+}
+
+func parseFile(t testing.TB, path string) *litmus.Test {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	test, err := litmus.Parse(path, src)
+	require.NoError(t, err, path)
+	return test
+}
+
+func libModel(t testing.TB, name string) *interp.Model {
+	t.Helper()
+	m, err := interp.LoadLib(name, interp.Options{})
+	require.NoError(t, err, name)
+	return m
+}
+
+// answer is what the tests compare: the final states, one line each as
+// herd prints them, and the verdict.
+type answer struct {
+	states  []string
+	verdict string
+}
+
+func (a answer) String() string {
+	return a.verdict + " {" + strings.Join(a.states, " | ") + "}"
+}
+
+func catAnswer(r *interp.Result) answer {
+	a := answer{verdict: r.Verdict.String()}
+	for _, s := range r.States {
+		a.states = append(a.states, s.String())
+	}
+	if r.Verdict == axiom.Unknown {
+		a.verdict += " (" + r.Reason + ")"
+	}
+	return a
+}
+
+func opAnswer(r *model.Result) answer {
+	a := answer{verdict: r.Verdict.String()}
+	for _, s := range r.States {
+		a.states = append(a.states, s.String())
+	}
+	if r.Verdict == model.Unknown {
+		a.verdict += " (" + r.Reason + ")"
+	}
+	return a
+}
+
+// runCat runs a cat model on a program.
+func runCat(t testing.TB, m *interp.Model, p *axiom.Program) answer {
+	t.Helper()
+	r, err := m.Check(context.Background(), p, interp.CheckOptions{})
+	require.NoError(t, err, p.Test.Name)
+	return catAnswer(r)
+}
+
+// runOp runs an operational model on a test.
+func runOp(t testing.TB, test *litmus.Test, m model.Model) (answer, error) {
+	t.Helper()
+	r, err := model.Check(context.Background(), test, m, model.Options{NoWitness: true})
+	if err != nil {
+		return answer{}, err
+	}
+	return opAnswer(r), nil
+}
+
+// TestX86CorpusTSO runs every shared X86 and X86_64 test under
+// lib/x86tso.cat and checks that it gives herd7's states and verdict
+// (expected/x86tso, made with herd's current x86tso files) and exactly
+// the operational TSO machine's.
+func TestX86CorpusTSO(t *testing.T) {
+	tso := libModel(t, "x86tso.cat")
+	n := 0
+	for _, f := range corpusTests(t, "x86") {
+		rel, _ := filepath.Rel(corpus, f)
+		test := parseFile(t, f)
+		p, err := arch.Program(test, arch.Options{})
+		require.NoError(t, err, rel)
+		got := runCat(t, tso, p)
+		op, err := runOp(t, test, model.TSO)
+		require.NoError(t, err, rel)
+		require.Equal(t, op.String(), got.String(), "%s: x86tso.cat against the operational TSO machine", rel)
+		h, err := herdout.Read(filepath.Join(corpus, "expected/x86tso", rel+".out"))
+		require.NoError(t, err, rel)
+		herd := answer{states: h.States, verdict: h.Observation}
+		require.Equal(t, herd.String(), got.String(), "%s: x86tso.cat against herd7", rel)
+		n++
+	}
+	t.Logf("x86tso.cat agrees with herd7 and with the operational TSO machine on %d X86 tests", n)
+}
+
+// TestX86CorpusSC runs every shared X86 and X86_64 test under lib/sc.cat
+// and checks that it gives exactly the operational SC machine's states
+// and verdict.
+func TestX86CorpusSC(t *testing.T) {
+	sc := libModel(t, "sc.cat")
+	n := 0
+	for _, f := range corpusTests(t, "x86") {
+		rel, _ := filepath.Rel(corpus, f)
+		test := parseFile(t, f)
+		p, err := arch.Program(test, arch.Options{})
+		require.NoError(t, err, rel)
+		got := runCat(t, sc, p)
+		op, err := runOp(t, test, model.SC)
+		require.NoError(t, err, rel)
+		require.Equal(t, op.String(), got.String(), "%s: sc.cat against the operational SC machine", rel)
+		n++
+	}
+	t.Logf("sc.cat agrees with the operational SC machine on %d X86 tests", n)
+}
+
+// TestCCorpusSC runs every corpus C test that the operational SC
+// machine accepts under lib/sc.cat (over model/lkmm's events) and checks
+// that both give the same states and verdict, and herd7's sc.cat answer
+// where the corpus has one (expected/sc: the tests without locks or
+// RCU).
+func TestCCorpusSC(t *testing.T) {
+	sc := libModel(t, "sc.cat")
+	n, herd, refused := 0, 0, 0
+	for _, f := range corpusTests(t, "lkmm") {
+		rel, _ := filepath.Rel(corpus, f)
+		test := parseFile(t, f)
+		op, err := runOp(t, test, model.SC)
+		if err != nil {
+			refused++
+			t.Logf("%s: the operational SC machine refuses it: %v", rel, err)
+			continue
+		}
+		p, err := lkmm.Program(test, 0)
+		require.NoError(t, err, rel)
+		got := runCat(t, sc, p)
+		require.Equal(t, op.String(), got.String(), "%s: sc.cat against the operational SC machine", rel)
+		n++
+		h, err := herdout.Read(filepath.Join(corpus, "expected/sc", rel+".out"))
+		if err != nil {
+			continue
+		}
+		require.Equal(t, answer{states: h.States, verdict: h.Observation}.String(), got.String(), "%s: sc.cat against herd7's sc.cat", rel)
+		herd++
+	}
+	t.Logf("sc.cat agrees with the operational SC machine on %d C tests (%d also with herd7's sc.cat); the machine refuses %d", n, herd, refused)
+}
