@@ -98,8 +98,14 @@ func opAnswer(r *model.Result) answer {
 	return a
 }
 
+// tb is what both testing.T and rapid.T give the helpers below.
+type tb interface {
+	require.TestingT
+	Helper()
+}
+
 // runCat runs a cat model on a program.
-func runCat(t testing.TB, m *interp.Model, p *axiom.Program) answer {
+func runCat(t tb, m *interp.Model, p *axiom.Program) answer {
 	t.Helper()
 	r, err := m.Check(context.Background(), p, interp.CheckOptions{})
 	require.NoError(t, err, p.Test.Name)
@@ -107,7 +113,7 @@ func runCat(t testing.TB, m *interp.Model, p *axiom.Program) answer {
 }
 
 // runOp runs an operational model on a test.
-func runOp(t testing.TB, test *litmus.Test, m model.Model) (answer, error) {
+func runOp(t tb, test *litmus.Test, m model.Model) (answer, error) {
 	t.Helper()
 	r, err := model.Check(context.Background(), test, m, model.Options{NoWitness: true})
 	if err != nil {
