@@ -315,6 +315,12 @@ func (m *machine) x86addr(o *litmus.Operand) reg {
 	if o.Sym == "" && o.Base == "" && (o.Index == "" || o.Scale == 0) {
 		m.fail(o.Pos(), "memory operand %s names no location", o.Text)
 	}
+	if _, inArray := m.th.p.arrays[a.v.Loc()]; a.v.IsAddr() && a.v.N != 0 && !inArray {
+		// An offset from a location that is not an array is the
+		// address of no location: the operational machines drop the
+		// execution, and so does this semantics.
+		m.dead = true
+	}
 	return a
 }
 
