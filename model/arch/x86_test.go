@@ -66,18 +66,23 @@ func libModel(t testing.TB, name string) *interp.Model {
 }
 
 // answer is what the tests compare: the final states, one line each as
-// herd prints them, and the verdict.
+// herd prints them, the verdict and the flags.
 type answer struct {
 	states  []string
 	verdict string
+	flags   []string
 }
 
 func (a answer) String() string {
-	return a.verdict + " {" + strings.Join(a.states, " | ") + "}"
+	s := a.verdict + " {" + strings.Join(a.states, " | ") + "}"
+	if len(a.flags) > 0 {
+		s += " flags " + strings.Join(a.flags, ",")
+	}
+	return s
 }
 
 func catAnswer(r *interp.Result) answer {
-	a := answer{verdict: r.Verdict.String()}
+	a := answer{verdict: r.Verdict.String(), flags: r.Flags}
 	for _, s := range r.States {
 		a.states = append(a.states, s.String())
 	}
@@ -88,7 +93,7 @@ func catAnswer(r *interp.Result) answer {
 }
 
 func opAnswer(r *model.Result) answer {
-	a := answer{verdict: r.Verdict.String()}
+	a := answer{verdict: r.Verdict.String(), flags: r.Flags}
 	for _, s := range r.States {
 		a.states = append(a.states, s.String())
 	}
@@ -197,4 +202,51 @@ func TestCCorpusSC(t *testing.T) {
 		herd++
 	}
 	t.Logf("sc.cat agrees with the operational SC machine on %d C tests (%d also with herd7's sc.cat); the machine refuses %d", n, herd, refused)
+}
+
+// TestSCUnmodelled checks that sc.cat flags the tests it gives no full
+// meaning: those with SRCU, and those whose final state shows a lock.
+func TestSCUnmodelled(t *testing.T) {
+	sc := libModel(t, "sc.cat")
+	for _, c := range []struct{ flag, src string }{
+		{"srcu-not-modelled", `C srcu
+{ }
+P0(int *x, int *y, struct srcu_struct *s) {
+  int r0;
+  int r1;
+  r0 = srcu_read_lock(s);
+  r1 = READ_ONCE(*x);
+  srcu_read_unlock(s, r0);
+}
+P1(int *x, struct srcu_struct *s) {
+  WRITE_ONCE(*x, 1);
+  synchronize_srcu(s);
+}
+exists (0:r1=0)
+`},
+		{"lock-final", `C lockfinal
+{ }
+P0(spinlock_t *lk, int *x) {
+  spin_lock(lk);
+  WRITE_ONCE(*x, 1);
+}
+exists (x=1 /\ lk=0)
+`},
+	} {
+		test, err := litmus.Parse(c.flag+".litmus", []byte(c.src))
+		require.NoError(t, err)
+		p, err := lkmm.Program(test, 0)
+		require.NoError(t, err)
+		r, err := sc.Check(context.Background(), p, interp.CheckOptions{})
+		require.NoError(t, err)
+		require.Contains(t, r.Flags, c.flag, c.src)
+	}
+	// A test with neither raises no flag.
+	test, err := litmus.Parse("plain.litmus", []byte("C plain\n{ }\nP0(spinlock_t *lk, int *x) {\n  spin_lock(lk);\n  WRITE_ONCE(*x, 1);\n  spin_unlock(lk);\n}\nexists (x=1)\n"))
+	require.NoError(t, err)
+	p, err := lkmm.Program(test, 0)
+	require.NoError(t, err)
+	r, err := sc.Check(context.Background(), p, interp.CheckOptions{})
+	require.NoError(t, err)
+	require.Empty(t, r.Flags)
 }
