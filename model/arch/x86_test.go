@@ -205,7 +205,8 @@ func TestCCorpusSC(t *testing.T) {
 }
 
 // TestSCUnmodelled checks that sc.cat flags the tests it gives no full
-// meaning: those with SRCU, and those whose final state shows a lock.
+// meaning: those with SRCU, an unlock with no lock, a read-side critical
+// section that never ends, a lock in the final state.
 func TestSCUnmodelled(t *testing.T) {
 	sc := libModel(t, "sc.cat")
 	for _, c := range []struct{ flag, src string }{
@@ -223,6 +224,25 @@ P1(int *x, struct srcu_struct *s) {
   synchronize_srcu(s);
 }
 exists (0:r1=0)
+`},
+		{"unmatched-unlock", `C unmatchedunlock
+{ }
+P0(spinlock_t *lk, int *x) {
+  WRITE_ONCE(*x, 1);
+  spin_unlock(lk);
+}
+exists (x=1)
+`},
+		{"unmatched-rcu", `C unmatchedrcu
+{ }
+P0(int *x) {
+  rcu_read_lock();
+  WRITE_ONCE(*x, 1);
+}
+P1(int *x) {
+  synchronize_rcu();
+}
+exists (x=1)
 `},
 		{"lock-final", `C lockfinal
 { }
