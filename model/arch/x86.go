@@ -65,6 +65,10 @@ func (x86Intel) regsAsWritten() {}
 
 func (x86) vocab() []string { return x86Vocab }
 
+// uncast: final values keep their 64 bits, as in the operational
+// machines.
+func (x86) uncast() {}
+
 // canon maps every alias of a register to its 64-bit lower-case name.
 // As in the operational compiler, any other identifier names a register
 // too (rip, cs): one the code never writes holds 0.
@@ -345,6 +349,16 @@ func (m *machine) x86mov(dst, src *litmus.Operand, tags axiom.Tags) {
 	}
 }
 
+// x86write is the write of an instruction that read the location first
+// (read, the index of that read): herd's iico_order puts the read
+// before the write, as po does not relate events of one instruction.
+// rmw is the read when the two are an atomic pair, else -1.
+func (m *machine) x86write(addr, v reg, tags axiom.Tags, rmw, read int) {
+	if w := m.store(addr, v, tags, rmw); w >= 0 {
+		m.events[w].Order = []int{read}
+	}
+}
+
 // x86xchg is XCHG: of two registers, a swap; with memory, an atomic
 // exchange, locked with or without LOCK.
 func (m *machine) x86xchg(a, b *litmus.Operand) {
@@ -372,7 +386,7 @@ func (m *machine) x86xchg(a, b *litmus.Operand) {
 	if i < 0 {
 		return
 	}
-	m.store(addr, v, x, i)
+	m.x86write(addr, v, x, i, i)
 	m.x86set(r, reg{v: old, t: axiom.Taint{i}})
 }
 
@@ -393,7 +407,7 @@ func (m *machine) x86xadd(mem, r *litmus.Operand) {
 	if m.stopped() {
 		return
 	}
-	m.store(addr, sum, x, i)
+	m.x86write(addr, sum, x, i, i)
 	m.x86set(r, o)
 }
 
@@ -425,7 +439,7 @@ func (m *machine) x86cmpxchg(mem, src *litmus.Operand, locked bool) {
 		if locked {
 			rmw = i
 		}
-		m.store(addr, m.x86get(src), tags, rmw)
+		m.x86write(addr, m.x86get(src), tags, rmw, i)
 	}
 	m.set("rax", o)
 }
@@ -486,7 +500,7 @@ func (m *machine) x86arith(mn string, args []*litmus.Operand, locked bool) {
 			if m.stopped() {
 				return
 			}
-			m.store(addr, res, x, i)
+			m.x86write(addr, res, x, i, i)
 			if mn != "inc" && mn != "dec" {
 				m.x86carry(mn, old, y)
 			}
@@ -505,7 +519,7 @@ func (m *machine) x86arith(mn string, args []*litmus.Operand, locked bool) {
 			return
 		}
 		m.x86carry(mn, old, y)
-		m.store(addr, res, 0, -1)
+		m.x86write(addr, res, 0, -1, i)
 		if mn != "not" {
 			m.x86st().flags = res
 		}

@@ -58,9 +58,9 @@ func x86SBRing(n int) string {
 func benchX86(b *testing.B, tests []*litmus.Test) {
 	for _, c := range []struct {
 		name string
-		cat  string
+		cat  string // the cat model, or "" for op
 		op   model.Model
-	}{{"cat-x86tso", "x86tso.cat", 0}, {"op-tso", "", model.TSO}, {"cat-sc", "sc.cat", 0}, {"op-sc", "", model.SC}} {
+	}{{"cat-x86tso", "x86tso.cat", model.Model{}}, {"op-tso", "", model.TSO}, {"cat-sc", "sc.cat", model.Model{}}, {"op-sc", "", model.SC}} {
 		b.Run(c.name, func(b *testing.B) {
 			var m *interp.Model
 			if c.cat != "" {

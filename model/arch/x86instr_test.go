@@ -181,6 +181,15 @@ exists (0:EAX=0 /\ 1:EAX=0)
  CMPXCHG [x],EBX | CMPXCHG [x],EBX ;
 exists (0:EAX=0 /\ 1:EAX=0)
 `, false},
+		{"cmpxchg-coherence", `X86 cc
+{ }
+ P0 | P1 ;
+ MOV EAX,$5 | MOV [x],$5 ;
+ MOV EBX,$7 | ;
+ CMPXCHG [x],EBX | ;
+locations [0:EAX;x;]
+exists (0:EAX=5 /\ x=5)
+`, false}, // the read of an unlocked CMPXCHG cannot read a write coherence-after its own
 		{"cmpxchg-locked", `X86 cl
 { }
  P0 | P1 ;
