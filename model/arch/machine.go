@@ -156,6 +156,9 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		return nil, errs
 	}
 	if opt.Mixed {
+		if len(p.arrays) > 0 {
+			return nil, p.errorf(t.Pos(), "an array in a mixed-size test: not supported (each cell of an array is a location of its own)")
+		}
 		if err := p.layoutMixed(ap, init); err != nil {
 			return nil, err
 		}
@@ -608,10 +611,18 @@ func (m *machine) location(a axiom.Val) (int, bool) {
 		m.dead = true
 		return 0, false
 	}
-	if el, ok := m.th.p.arrays[a.Loc()]; ok && a.N != 0 {
+	if el, ok := m.th.p.arrays[a.Loc()]; ok {
 		// An element of an array: the offset moves by elements; an
 		// address that falls outside the array or inside an element
-		// designates no location.
+		// designates no location. An access of another size than the
+		// element's makes a mixed-size test.
+		if m.size != 0 && m.size != el.size {
+			m.failMixed("%s[%d] is accessed with %d bytes: a mixed-size test", el.name, el.i, m.size)
+			return 0, false
+		}
+		if a.N == 0 {
+			return a.Loc(), true
+		}
 		off := int64(el.i*el.size) + a.N
 		if off < 0 || off%int64(el.size) != 0 || off/int64(el.size) >= int64(el.n) {
 			m.dead = true
