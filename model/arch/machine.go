@@ -20,6 +20,7 @@ import (
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/internal/x86asm"
 )
 
 // Options steer the construction of a program.
@@ -44,9 +45,24 @@ type semantics interface {
 	// "X0" are both "X0"), or "" when name is not a register.
 	canon(name string) string
 	// exec executes one instruction on m. It returns the label to jump
-	// to when the instruction branches, else "".
+	// to when the instruction branches (endLabel to end the thread),
+	// else "".
 	exec(m *machine, in *litmus.Instr) string
 }
+
+// endLabel is the label past a thread's last instruction: jumping there
+// ends the thread (x86's RET). No label of a test can have this name.
+const endLabel = "\x00end"
+
+// regsAsWritten is implemented by a semantics whose final states name a
+// register as the test writes it (herd prints X86's 1:EAX as written),
+// although the machine keeps every alias under canon's name.
+type regsAsWritten interface{ regsAsWritten() }
+
+// uncast is implemented by a semantics whose final values keep their 64
+// bits whatever the declared types (the operational x86 machines'
+// convention), where herd casts them.
+type uncast interface{ uncast() }
 
 var archs = map[litmus.Arch]func() semantics{}
 
@@ -62,6 +78,16 @@ type program struct {
 	opt   Options
 	sizes map[int]int // the access size of each location seen so far, in bytes
 	mixed *mixedInfo  // the granule layout of a mixed-size program, or nil
+	// arrays gives, for each location that is an element of an array
+	// (t[2] in "int64_t t[4]"), its array.
+	arrays map[int]arrayElem
+}
+
+// arrayElem places a location in its array: the array's name, the
+// element's number, the number of elements and their size in bytes.
+type arrayElem struct {
+	name       string
+	i, n, size int
 }
 
 // Program returns the assembly test t as an axiom program.
@@ -73,7 +99,7 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 	if opt.LoopBound <= 0 {
 		opt.LoopBound = 2
 	}
-	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}}
+	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}, arrays: map[int]arrayElem{}}
 	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, RegName: func(n string) string {
 		if c := p.sem.canon(n); c != "" {
 			return c
@@ -84,12 +110,22 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 	if err := p.locations(); err != nil {
 		return nil, err
 	}
-	ap.Cast = p.caster(ap)
+	if _, ok := p.sem.(uncast); !ok {
+		ap.Cast = p.caster(ap)
+	}
+	_, asWritten := p.sem.(regsAsWritten)
+	if asWritten {
+		ap.RegName, ap.RegLess = nil, nil
+	}
 	// The initial values, by location name, then the registers'.
 	init := map[string]axiom.Val{}
 	regInit := map[int]map[string]axiom.Val{}
 	var errs litmus.ErrorList
 	for _, it := range t.Init {
+		if it.Proc < 0 && it.Len > 0 {
+			p.arrayInit(it, init, &errs)
+			continue
+		}
 		v := axiom.Int(0)
 		if it.Value != nil {
 			var err error
@@ -120,6 +156,9 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		return nil, errs
 	}
 	if opt.Mixed {
+		if len(p.arrays) > 0 {
+			return nil, p.errorf(t.Pos(), "an array in a mixed-size test: not supported (each cell of an array is a location of its own)")
+		}
 		if err := p.layoutMixed(ap, init); err != nil {
 			return nil, err
 		}
@@ -148,11 +187,14 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		}
 	}
 	for _, pr := range t.Procs {
-		th := &thread{p: p, proc: pr, regs: regInit[pr.ID], labels: map[string]int{}}
+		th := &thread{p: p, proc: pr, regs: regInit[pr.ID], labels: map[string]int{endLabel: len(pr.Code)}}
 		for i, in := range pr.Code {
 			if in.Label != "" {
 				th.labels[in.Label] = i
 			}
+		}
+		if asWritten {
+			th.written = p.writtenRegs(pr.ID)
 		}
 		ap.Threads = append(ap.Threads, th)
 	}
@@ -166,6 +208,11 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 func (p *program) locations() error {
 	t := p.test
 	seen := map[string]bool{}
+	for _, it := range t.Init {
+		if it.Proc < 0 && it.Len > 0 {
+			seen[it.Name] = true // its elements are the locations
+		}
+	}
 	add := func(n string) {
 		if !seen[n] {
 			seen[n] = true
@@ -173,7 +220,11 @@ func (p *program) locations() error {
 		}
 	}
 	for _, it := range t.Init {
-		if it.Proc < 0 {
+		if it.Proc < 0 && it.Len > 0 {
+			for i := 0; i < it.Len; i++ {
+				add(fmt.Sprintf("%s[%d]", it.Name, i))
+			}
+		} else if it.Proc < 0 {
 			add(it.Name)
 		}
 		if id, ok := it.Value.(*litmus.Ident); ok {
@@ -215,7 +266,73 @@ func (p *program) locations() error {
 	for i, n := range p.names {
 		p.index[n] = i
 	}
+	// An array's name stands for the address of its first element; the
+	// elements are laid out one after the other, by their C size.
+	for _, it := range t.Init {
+		if it.Proc >= 0 || it.Len <= 0 {
+			continue
+		}
+		if _, ok := p.index[it.Name]; !ok {
+			p.index[it.Name] = p.index[it.Name+"[0]"]
+		}
+		size := x86asm.TypeSize(it.Type)
+		for i := 0; i < it.Len; i++ {
+			p.arrays[p.index[fmt.Sprintf("%s[%d]", it.Name, i)]] = arrayElem{name: it.Name, i: i, n: it.Len, size: size}
+		}
+	}
 	return nil
+}
+
+// arrayInit sets the initial values of an array's elements from its
+// {v0, v1, ...} initializer.
+func (p *program) arrayInit(it *litmus.InitItem, init map[string]axiom.Val, errs *litmus.ErrorList) {
+	if it.Value == nil {
+		return
+	}
+	bl, ok := it.Value.(*litmus.BraceList)
+	if !ok {
+		errs.Add(p.test.File.Position(it.Pos()), fmt.Sprintf("array %s needs a {...} initializer", it.Name))
+		return
+	}
+	if len(bl.Elems) > it.Len {
+		errs.Add(p.test.File.Position(bl.Pos()), fmt.Sprintf("too many initializers for %s[%d]", it.Name, it.Len))
+		return
+	}
+	for i, e := range bl.Elems {
+		v, err := p.constVal(e)
+		if err != nil {
+			errs.Add(p.test.File.Position(e.Pos()), err.Error())
+			continue
+		}
+		init[fmt.Sprintf("%s[%d]", it.Name, i)] = v
+	}
+}
+
+// writtenRegs returns, for thread proc, the registers that the final
+// section names, each with the canonical name the machine keeps it under.
+func (p *program) writtenRegs(proc int) map[string]string {
+	out := map[string]string{}
+	ref := func(l *litmus.LocRef) {
+		if l != nil && l.Proc == proc {
+			if c := p.sem.canon(l.Name); c != "" {
+				out[l.Name] = c
+			}
+		}
+	}
+	atom := func(a *litmus.AtomProp) {
+		ref(a.Loc)
+		ref(a.Val.Loc)
+	}
+	for _, l := range p.test.Locations {
+		ref(l)
+	}
+	if p.test.Cond != nil {
+		axiom.EachAtom(p.test.Cond.Prop, atom)
+	}
+	if p.test.Filter != nil {
+		axiom.EachAtom(p.test.Filter, atom)
+	}
+	return out
 }
 
 // constVal evaluates an init value: an integer or a location's name.
@@ -249,6 +366,9 @@ type thread struct {
 	proc   *litmus.Proc
 	regs   map[string]axiom.Val // initial registers, by canonical name
 	labels map[string]int       // label -> index in proc.Code
+	// written maps the registers the final section names as written to
+	// their canonical names, when the semantics is regsAsWritten.
+	written map[string]string
 }
 
 func (th *thread) ID() int { return th.proc.ID }
@@ -273,6 +393,9 @@ func (th *thread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 			regs := make(map[string]axiom.Val, len(m.regs))
 			for k, r := range m.regs {
 				regs[k] = r.v
+			}
+			for name, c := range th.written {
+				regs[name] = m.regs[c].v
 			}
 			out = append(out, axiom.Trace{Events: m.events, Regs: regs})
 		}
@@ -487,6 +610,25 @@ func (m *machine) location(a axiom.Val) (int, bool) {
 	if !a.IsAddr() {
 		m.dead = true
 		return 0, false
+	}
+	if el, ok := m.th.p.arrays[a.Loc()]; ok {
+		// An element of an array: the offset moves by elements; an
+		// address that falls outside the array or inside an element
+		// designates no location. An access of another size than the
+		// element's makes a mixed-size test.
+		if m.size != 0 && m.size != el.size {
+			m.failMixed("%s[%d] is accessed with %d bytes: a mixed-size test", el.name, el.i, m.size)
+			return 0, false
+		}
+		if a.N == 0 {
+			return a.Loc(), true
+		}
+		off := int64(el.i*el.size) + a.N
+		if off < 0 || off%int64(el.size) != 0 || off/int64(el.size) >= int64(el.n) {
+			m.dead = true
+			return 0, false
+		}
+		return m.th.p.index[fmt.Sprintf("%s[%d]", el.name, off/int64(el.size))], true
 	}
 	if a.N != 0 {
 		m.failMixed("an access at %s+%d makes this a mixed-size test", m.th.p.names[a.Loc()], a.N)
