@@ -14,6 +14,7 @@
 package arch
 
 import (
+	"github.com/litmus-dev/litmus/internal/limit"
 	"fmt"
 	"sort"
 	"strings"
@@ -35,6 +36,9 @@ type Options struct {
 	// or at an offset) only when the threads run: Check then fails with
 	// a MixedError, and the caller builds the program again with Mixed.
 	Mixed bool
+	// Budget, when not nil, bounds the time and memory of the walks of
+	// the threads (and of whatever else the caller polls it in).
+	Budget *limit.Budget
 }
 
 // semantics is one architecture's meaning of its instructions.
@@ -100,7 +104,7 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		opt.LoopBound = 2
 	}
 	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}, arrays: map[int]arrayElem{}}
-	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, RegName: func(n string) string {
+	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, Budget: opt.Budget, RegName: func(n string) string {
 		if c := p.sem.canon(n); c != "" {
 			return c
 		}
@@ -378,7 +382,12 @@ func (th *thread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 	m := &machine{th: th, dom: dom}
 	var out []axiom.Trace
 	cut := false
-	for {
+	for n := 0; ; n++ {
+		if n&63 == 0 {
+			if err := th.p.opt.Budget.Err(); err != nil {
+				return nil, false, err
+			}
+		}
 		m.run()
 		if m.err != nil {
 			return nil, false, m.err

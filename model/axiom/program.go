@@ -3,6 +3,8 @@ package axiom
 import (
 	"fmt"
 
+	"github.com/litmus-dev/litmus/internal/limit"
+
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -54,6 +56,12 @@ type Program struct {
 	// its declared type before a condition compares it or a state prints
 	// it, as herd does (an int register holding 1<<32 prints 0).
 	Cast func(th int, name string, v Val) Val
+
+	// Budget, when not nil, bounds the time and memory of everything
+	// run over the program: the walks of its threads (the semantics
+	// polls it), Domains, Paths, Combine and the relations of its
+	// executions (an Arena given it).
+	Budget *limit.Budget
 
 	iw []Event // the initial write of each location, built once
 }

@@ -1,8 +1,11 @@
 package interp
 
 import (
+	"errors"
+
 	"context"
 	"fmt"
+	"github.com/litmus-dev/litmus/internal/limit"
 	"sort"
 
 	"github.com/litmus-dev/litmus/litmus"
@@ -78,6 +81,11 @@ func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (
 				res, err = nil, e
 				return
 			}
+			if a, ok := r.(axiom.Abort); ok {
+				// The relations of an execution spent the budget.
+				res, err = limitResult(p, a.Err)
+				return
+			}
 			panic(r)
 		}
 	}()
@@ -101,11 +109,36 @@ func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (
 	return m.run(ctx, p, opt, dom)
 }
 
+// limitResult turns a limit (a value domain or path bound, or the
+// program's budget) into an Unknown result; other errors are input
+// errors.
 func limitResult(p *axiom.Program, err error) (*Result, error) {
-	if le, ok := err.(*axiom.LimitError); ok {
-		return &Result{Name: p.Test.Name, Verdict: axiom.Unknown, Reason: le.Msg, Rejected: map[string]int{}}, nil
+	if reason, ok := limitReason(p, err); ok {
+		return &Result{Name: p.Test.Name, Verdict: axiom.Unknown, Reason: reason, Rejected: map[string]int{}}, nil
 	}
 	return nil, err
+}
+
+// limitReason reports whether err is a limit, and its Unknown reason:
+// the budget's own words when the budget is spent ("timed out after 2s").
+func limitReason(p *axiom.Program, err error) (string, bool) {
+	var le *axiom.LimitError
+	var ex *limit.Exceeded
+	switch {
+	case errors.As(err, &ex):
+		return ex.Reason, true
+	case errors.As(err, &le):
+		if berr := p.Budget.Err(); berr != nil {
+			return berr.Error(), true
+		}
+		return le.Msg, true
+	case err == context.Canceled || err == context.DeadlineExceeded:
+		if berr := p.Budget.Err(); berr != nil {
+			return berr.Error(), true
+		}
+		return err.Error(), true
+	}
+	return "", false
 }
 
 // search is one run of a model over a program's executions.
@@ -169,18 +202,14 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 			}
 		})
 	}
-	al := &axiom.Arena{}
+	al := &axiom.Arena{Budget: p.Budget}
 	err = p.Combine(ctx, dom, paths, al, s.execution)
 	if err == nil {
 		err = s.stop
 	}
 	if err != nil {
-		if err == context.Canceled || err == context.DeadlineExceeded {
-			res.Verdict, res.Reason = axiom.Unknown, err.Error()
-			return res, nil
-		}
-		if le, ok := err.(*axiom.LimitError); ok {
-			res.Verdict, res.Reason = axiom.Unknown, le.Msg
+		if reason, ok := limitReason(p, err); ok {
+			res.Verdict, res.Reason = axiom.Unknown, reason
 			return res, nil
 		}
 		return nil, err
@@ -258,6 +287,10 @@ func (s *search) execution(x *axiom.Execution) bool {
 			}
 			if s.res.Candidates&255 == 1 {
 				if err := s.ctx.Err(); err != nil {
+					s.stop = err
+					return false
+				}
+				if err := s.p.Budget.Err(); err != nil {
 					s.stop = err
 					return false
 				}
