@@ -14,8 +14,8 @@
 package arch
 
 import (
-	"github.com/litmus-dev/litmus/internal/limit"
 	"fmt"
+	"github.com/litmus-dev/litmus/internal/limit"
 	"sort"
 	"strings"
 
