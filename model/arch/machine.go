@@ -583,6 +583,11 @@ func (m *machine) emit(e axiom.Event) int {
 	// Dependencies relate events of different instructions (herd's
 	// "& ~same-instance").
 	e.Addr, e.Data = m.outside(e.Addr), m.outside(e.Data)
+	if e.Pick == nil && len(m.pctrl) > 0 {
+		// herd's pick-ctrl-dep relates a read to every event po-after a
+		// branch its value picks, fences (ISB) included.
+		e.Pick = &axiom.PickDeps{}
+	}
 	if e.Pick != nil {
 		e.Pick.Addr, e.Pick.Data = m.outside(e.Pick.Addr), m.outside(e.Pick.Data)
 		e.Pick.Ctrl = m.pctrl
