@@ -92,6 +92,12 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 			}
 		}
 		if it.Proc < 0 {
+			// herd stores an initial value in memory cut to the size
+			// of the location's type, zero-extended (eventsMonad.ml,
+			// initwrites_non_mixed): x=-1 is 0xffffffff in an int.
+			if !v.IsAddr() {
+				v = axiom.Int(maskTo(it.Type, v.N))
+			}
 			ap.Init[p.index[it.Name]] = v
 			continue
 		}
@@ -577,6 +583,20 @@ func castTo(t string, x int64) int64 {
 	// 64-bit types (int64_t, uint64_t, long, intptr_t, pointers): herd
 	// prints uint64_t unsigned, which int64 cannot hold above 2^63-1;
 	// such values do not occur in the tests.
+	return x
+}
+
+// maskTo keeps the bytes of x that C type t holds ("" is int),
+// zero-extended, as herd does for the initial values of memory.
+func maskTo(t string, x int64) int64 {
+	switch strings.TrimSpace(t) {
+	case "", "int", "int32_t", "signed", "signed int", "uint32_t", "unsigned", "unsigned int":
+		return int64(uint32(x))
+	case "int8_t", "char", "signed char", "uint8_t", "unsigned char":
+		return int64(uint8(x))
+	case "int16_t", "short", "signed short", "uint16_t", "unsigned short":
+		return int64(uint16(x))
+	}
 	return x
 }
 
