@@ -121,3 +121,14 @@ func operandDump(o *Operand) string {
 	}
 	return fmt.Sprintf("kind %d", o.Kind)
 }
+
+// TestPreludeComments: before the init block of an assembly test, herd's
+// splitter reads a line as text, so "(* text" needs no "*)"; "(*" at the
+// end of a line opens a comment, which may hide a '{'.
+func TestPreludeComments(t *testing.T) {
+	src := "RISCV pc\n(*\n a { brace\n*)\n(* open, never closed\n{\n0:x6=x;\n}\n P0          ;\n lw x5,0(x6) ;\nexists (0:x5=0)\n"
+	tst, err := Parse("pc.litmus", []byte(src))
+	require.NoError(t, err)
+	require.Len(t, tst.Procs, 1)
+	require.Len(t, tst.Init, 1)
+}

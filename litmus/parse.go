@@ -309,7 +309,11 @@ func (p *parser) parseHeader() int {
 // and returns the offset of the init block's '{'.
 func (p *parser) parsePrelude(off int) int {
 	for {
-		off = p.skipBlank(off, false)
+		if dialectOf(p.test.Arch) != nil {
+			off = p.skipPreludeBlank(off)
+		} else {
+			off = p.skipBlank(off, false)
+		}
 		if off >= len(p.src) || p.src[off] == '{' {
 			return off
 		}
@@ -357,6 +361,29 @@ func (p *parser) parsePrelude(off int) int {
 		p.test.Meta = append(p.test.Meta, &Meta{KeyPos: Pos(off + 1), Key: key, Value: strings.TrimSpace(value)})
 		off = eol
 	}
+}
+
+// skipPreludeBlank skips the blanks and comments before a prelude line of
+// an assembly test as herd's splitter does (splitter.mll, find_init):
+// there a line's text is one token, which wins over a comment's "(*" by
+// being longer, so "(*" opens a comment only when a newline, '{' or the
+// end of the file follows it; "(* text" is a line of text like any other,
+// even when no "*)" closes it.
+func (p *parser) skipPreludeBlank(off int) int {
+	for off < len(p.src) {
+		switch c := p.src[off]; {
+		case isSpace(c):
+			off++
+		case c == '(' && off+1 < len(p.src) && p.src[off+1] == '*':
+			if off+2 < len(p.src) && p.src[off+2] != '\n' && p.src[off+2] != '\r' && p.src[off+2] != '{' {
+				return off
+			}
+			off = p.sc.ocamlComment(off)
+		default:
+			return off
+		}
+	}
+	return off
 }
 
 // isMetaKey reports whether s can be the key of a header line: herd's
