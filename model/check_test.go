@@ -429,3 +429,26 @@ func TestConcurrentChecks(t *testing.T) {
 		require.NoError(t, <-errs)
 	}
 }
+
+// TestConditionCanonicalRegisters: herd's Condition line names a RISC-V
+// register by its number (a0 is x10) and a POWER one in lower case.
+func TestConditionCanonicalRegisters(t *testing.T) {
+	res := run(t, `RISCV abi
+{
+0:a1=x;
+}
+ P0          ;
+ lw a0,0(a1) ;
+exists (0:a0=0 /\ [x]=0)
+`, RISCV, Options{})
+	require.Equal(t, `exists (0:x10=0 /\ [x]=0)`, res.Condition)
+	res = run(t, `PPC upper
+{
+0:r1=x;
+}
+ P0           ;
+ lwz r2,0(r1) ;
+exists (0:R2=0)
+`, PPC, Options{})
+	require.Equal(t, `exists (0:r2=0)`, res.Condition)
+}

@@ -280,6 +280,12 @@ func locRefString(l *litmus.LocRef, arch litmus.Arch) string {
 		if arch == litmus.ArchX8664 {
 			return fmt.Sprintf("%d:%s", l.Proc, canonReg(l.Name))
 		}
+		if arch == litmus.ArchRISCV || arch == litmus.ArchPPC {
+			// herd prints a0 as x10, R1 as r1.
+			if r, ok := litmus.ArchRegister(arch, l.Name); ok {
+				return fmt.Sprintf("%d:%s", l.Proc, r)
+			}
+		}
 		return fmt.Sprintf("%d:%s", l.Proc, l.Name)
 	}
 	if l.Index >= 0 {
