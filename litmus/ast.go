@@ -603,7 +603,10 @@ type LocRef struct {
 	Name    string
 	Bracket bool // written [x]
 	Index   int  // element index for t[1], or -1
-	EndPos  Pos
+	// Type is the type a locations clause gives the location to print
+	// its value with: "int64_t", "*" (a pointer), "int*"; "" elsewhere.
+	Type   string
+	EndPos Pos
 }
 
 // Pos and End implement Node.

@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strconv"
@@ -293,6 +294,17 @@ func (p *parser) parseHeader() int {
 	if p.test.Arch != ArchC && off < len(p.src) && p.src[off] == ';' {
 		off = p.skipBlank(off+1, true)
 	}
+	if off < len(p.src) && p.src[off] != '\n' && dialectOf(p.test.Arch) != nil {
+		// herd's splitter reads what else the header line holds as text
+		// of the prelude (find_init), as "(PPCMElevenLwsync )", whose
+		// blank does not fit a TeX name.
+		eol := off
+		for eol < len(p.src) && p.src[eol] != '\n' && p.src[eol] != '{' {
+			eol++
+		}
+		p.test.Meta = append(p.test.Meta, &Meta{KeyPos: Pos(off + 1), Value: strings.TrimSpace(string(p.src[off:eol]))})
+		return eol
+	}
 	if off < len(p.src) && p.src[off] != '\n' {
 		p.errorAt(off, "unexpected "+p.describeAt(off)+" after test name")
 		for off < len(p.src) && p.src[off] != '\n' {
@@ -317,7 +329,9 @@ func (p *parser) parsePrelude(off int) int {
 		if off >= len(p.src) || p.src[off] == '{' {
 			return off
 		}
-		if p.src[off] == '"' {
+		if p.src[off] == '"' && (dialectOf(p.test.Arch) == nil || bytes.IndexByte(p.src[off+1:], '"') >= 0) {
+			// (In an assembly test, a '"' that no other closes starts a
+			// line of text, as herd's splitter reads it.)
 			end := off + 1
 			for end < len(p.src) && p.src[end] != '"' {
 				end++

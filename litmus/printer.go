@@ -422,7 +422,14 @@ func (pr *printer) final() {
 	if t.Locations != nil {
 		var ls []string
 		for _, l := range t.Locations {
-			ls = append(ls, LocString(l))
+			switch {
+			case l.Type == "*":
+				ls = append(ls, LocString(l)+"*")
+			case l.Type != "":
+				ls = append(ls, LocString(l)+" "+l.Type)
+			default:
+				ls = append(ls, LocString(l))
+			}
 		}
 		pr.printf("locations [%s]\n", strings.Join(ls, "; "))
 	}
