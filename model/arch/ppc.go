@@ -300,8 +300,8 @@ func (m *machine) ppcalu(in *litmus.Instr, op string, args []*litmus.Operand, st
 	} else {
 		b = m.ppcreg(args[2].R)
 	}
-	if (name == "addi" || name == "addis") && args[1].R.Name == "r0" {
-		a = reg{} // addi rD,0,v is li
+	if (name == "addi" || name == "addis" || name == "subi") && args[1].R.Name == "r0" {
+		a = reg{} // addi rD,0,v is li; herd reads subi rD,rA,v as addi rD,rA,-v
 	}
 	if name == "addis" {
 		b.v.N <<= 16
