@@ -71,7 +71,17 @@ func (m *machine) rvaddr(o *litmus.Operand) reg {
 	return b
 }
 
-// rvOrder returns the tags of an access's annotation suffix.
+// rvOrder returns the tags of an access's annotation suffix. (herd's
+// lexer reads lr.w.rl as lr.w and sc.w.aq as sc.w: the callers drop
+// those suffixes first.)
+
+// rvLR drops the .rl of an LR (not that of .aq.rl), as herd's lexer does.
+func rvLR(op string) string {
+	if strings.HasSuffix(op, ".aq.rl") {
+		return op
+	}
+	return strings.TrimSuffix(op, ".rl")
+}
 func rvOrder(op string) axiom.Tags {
 	switch {
 	case strings.HasSuffix(op, ".aq.rl"):
@@ -117,7 +127,7 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 		return ""
 	case base == "lr":
 		a := m.rvaddr(args[1])
-		v, i := m.load(a, riscvTags.of("X")|rvOrder(op))
+		v, i := m.load(a, riscvTags.of("X")|rvOrder(rvLR(op)))
 		if i < 0 {
 			return ""
 		}
@@ -134,7 +144,7 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 			if m.stopped() {
 				return ""
 			}
-			w := m.store(a, v, riscvTags.of("X")|rvOrder(op), st.resRead)
+			w := m.store(a, v, riscvTags.of("X")|rvOrder(strings.TrimSuffix(op, ".aq")), st.resRead)
 			// herd: the result register depends on the address and on
 			// the write itself.
 			m.rvset(args[0].R, reg{v: axiom.Int(0), t: a.t.Merge(axiom.Taint{w})})
