@@ -163,3 +163,17 @@ func TestLocationTypes(t *testing.T) {
 	require.Equal(t, "", tst.Locations[2].Type)
 	require.Contains(t, string(Format(tst)), "locations [0:r4*; x int64_t; 0:r1]")
 }
+
+// TestSymbolicRegisters: herd's symbolic registers (%x0) in the init
+// block and as operands of assembly tests; litmus fmt keeps them.
+func TestSymbolicRegisters(t *testing.T) {
+	src := "PPC sym\n{\n%x0=x; 0:r2=y;\n}\n P0             ;\n lwz r1,0(%x0)  ;\n lwzx r3,r2,%x0 ;\nexists (0:r1=0)\n"
+	tst, err := Parse("sym.litmus", []byte(src))
+	require.NoError(t, err)
+	require.Equal(t, "%x0", tst.Init[0].Name)
+	require.Equal(t, -1, tst.Init[0].Proc)
+	require.Equal(t, "%x0", tst.Procs[0].Code[0].Args[1].Mem.Base.Name)
+	require.Contains(t, string(Format(tst)), "%x0=x")
+	_, err = Parse("c.litmus", []byte("C c\n{ %x0=x; }\nP0(int *x) { }\nexists (x=0)\n"))
+	require.Error(t, err, "a C test has no symbolic registers")
+}

@@ -173,6 +173,7 @@ func (p *parser) parseTest() *Test {
 	if p.test.Arch == "" {
 		return p.test
 	}
+	p.sc.symbolic = dialectOf(p.test.Arch) != nil
 	off = p.parsePrelude(off)
 	if off >= len(p.src) || p.src[off] != '{' {
 		if len(p.errs) == 0 {

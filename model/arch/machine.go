@@ -91,6 +91,19 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 				continue
 			}
 		}
+		if it.Proc < 0 && strings.HasPrefix(it.Name, "%") {
+			// A symbolic register (herd's %x0=x): the register of the
+			// thread whose code names it.
+			for _, pr := range t.Procs {
+				if usesReg(pr, it.Name) {
+					if regInit[pr.ID] == nil {
+						regInit[pr.ID] = map[string]axiom.Val{}
+					}
+					regInit[pr.ID][it.Name] = v
+				}
+			}
+			continue
+		}
 		if it.Proc < 0 {
 			// herd stores an initial value in memory cut to the size
 			// of the location's type, zero-extended (eventsMonad.ml,
@@ -140,7 +153,7 @@ func (p *program) locations() error {
 		}
 	}
 	for _, it := range t.Init {
-		if it.Proc < 0 {
+		if it.Proc < 0 && !strings.HasPrefix(it.Name, "%") {
 			add(it.Name)
 		}
 		if id, ok := it.Value.(*litmus.Ident); ok {
@@ -183,6 +196,21 @@ func (p *program) locations() error {
 		p.index[n] = i
 	}
 	return nil
+}
+
+// usesReg reports whether the code of pr names register name.
+func usesReg(pr *litmus.Proc, name string) bool {
+	for _, in := range pr.Code {
+		for _, a := range in.Args {
+			if a.R != nil && a.R.Name == name {
+				return true
+			}
+			if a.Kind == litmus.OpdMem && (a.Mem.Base.Name == name || a.Mem.Index != nil && a.Mem.Index.Name == name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // constVal evaluates an init value: an integer or a location's name.
