@@ -78,6 +78,7 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		return nil, err
 	}
 	ap.Cast = p.caster(ap)
+	ap.Unsigned = p.unsigned(ap)
 	ap.Names, ap.Index = p.names, p.index
 	ap.Init = make([]axiom.Val, len(p.names))
 	regInit := map[int]map[string]axiom.Val{}
@@ -559,6 +560,31 @@ func splitReg(s string) (string, int) {
 // herd prints (and compares) each value cast to the type its location or
 // register has in the init section, int (signed 32 bits) when none.
 func (p *program) caster(ap *axiom.Program) func(th int, name string, v axiom.Val) axiom.Val {
+	t := p.typer(ap)
+	return func(th int, name string, v axiom.Val) axiom.Val {
+		if v.IsAddr() {
+			return v
+		}
+		return axiom.Int(castTo(t(th, name), v.N))
+	}
+}
+
+// unsigned returns whether a register or location prints unsigned in
+// 64 bits: herd prints a value of a 64-bit unsigned type (uint64_t,
+// uintptr_t) as such (archExtra_herd.ml, pp_typed).
+func (p *program) unsigned(ap *axiom.Program) func(th int, name string) bool {
+	t := p.typer(ap)
+	return func(th int, name string) bool {
+		switch strings.TrimSpace(t(th, name)) {
+		case "uint64_t", "uintptr_t", "pteval_t":
+			return true
+		}
+		return false
+	}
+}
+
+// typer returns the declared type of a register (th >= 0) or location.
+func (p *program) typer(ap *axiom.Program) func(th int, name string) string {
 	locType := map[string]string{}
 	regType := map[int]map[string]string{}
 	for _, it := range p.test.Init {
@@ -580,22 +606,19 @@ func (p *program) caster(ap *axiom.Program) func(th int, name string, v axiom.Va
 		}
 		regType[ti][ap.RegName(it.Name)] = it.Type
 	}
-	return func(th int, name string, v axiom.Val) axiom.Val {
-		if v.IsAddr() {
-			return v
-		}
-		t := locType[name]
+	return func(th int, name string) string {
 		if th >= 0 {
-			t = regType[th][name]
+			return regType[th][name]
 		}
-		return axiom.Int(castTo(t, v.N))
+		return locType[name]
 	}
 }
 
 // castTo converts x to C type t ("" is int).
 func castTo(t string, x int64) int64 {
 	switch strings.TrimSpace(t) {
-	case "", "int", "int32_t", "signed", "signed int":
+	case "", "int", "int32_t", "signed", "signed int", "long":
+		// herd's long is 32 bits (lib/testType.ml, size_of).
 		return int64(int32(x))
 	case "uint32_t", "unsigned", "unsigned int":
 		return int64(uint32(x))
@@ -608,9 +631,8 @@ func castTo(t string, x int64) int64 {
 	case "uint16_t", "unsigned short":
 		return int64(uint16(x))
 	}
-	// 64-bit types (int64_t, uint64_t, long, intptr_t, pointers): herd
-	// prints uint64_t unsigned, which int64 cannot hold above 2^63-1;
-	// such values do not occur in the tests.
+	// 64-bit types (int64_t, uint64_t, intptr_t, pointers); herd prints
+	// the unsigned ones unsigned (program.unsigned).
 	return x
 }
 
@@ -618,7 +640,7 @@ func castTo(t string, x int64) int64 {
 // zero-extended, as herd does for the initial values of memory.
 func maskTo(t string, x int64) int64 {
 	switch strings.TrimSpace(t) {
-	case "", "int", "int32_t", "signed", "signed int", "uint32_t", "unsigned", "unsigned int":
+	case "", "int", "int32_t", "signed", "signed int", "uint32_t", "unsigned", "unsigned int", "long":
 		return int64(uint32(x))
 	case "int8_t", "char", "signed char", "uint8_t", "unsigned char":
 		return int64(uint8(x))
