@@ -452,3 +452,18 @@ exists (0:R2=0)
 `, PPC, Options{})
 	require.Equal(t, `exists (0:r2=0)`, res.Condition)
 }
+
+// TestConditionParentheses: herd's Condition line (lib/constrGen.ml)
+// leaves out the parentheses of a conjunction inside a disjunction and of
+// chained implications; this line is herd7 7.58's for the test.
+func TestConditionParentheses(t *testing.T) {
+	res := run(t, `PPC cnd
+{
+0:r1=x;
+}
+ P0           ;
+ lwz r2,0(r1) ;
+exists ((0:r2=1 /\ [x]=0) \/ (0:r2=0 /\ ([x]=1 \/ [x]=2)) \/ not (0:r2=3 => ([x]=1 => [x]=2)))
+`, PPC, Options{})
+	require.Equal(t, `exists (0:r2=1 /\ [x]=0 \/ 0:r2=0 /\ ([x]=1 \/ [x]=2) \/ not (0:r2=3 => [x]=1 => [x]=2))`, res.Condition)
+}

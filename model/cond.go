@@ -267,12 +267,30 @@ func propStr(pr litmus.Prop, parent string, arch litmus.Arch) string {
 		return "false"
 	case *litmus.BinProp:
 		s := propStr(pr.X, pr.Op, arch) + " " + pr.Op + " " + propStr(pr.Y, pr.Op, arch)
-		if parent != "" && (parent != pr.Op || pr.Op == "=>") {
+		if herdParen(parent, pr.Op) {
 			return "(" + s + ")"
 		}
 		return s
 	}
 	return "?"
+}
+
+// herdParen reports whether herd's printer (lib/constrGen.ml, is_paren)
+// puts parentheses around an operand with operator op whose parent's
+// operator is parent ("" at the top): "/\" binds tighter than "\/", and
+// both tighter than "=>", which herd chains without parentheses.
+func herdParen(parent, op string) bool {
+	switch parent {
+	case "":
+		return false
+	case "=>":
+		return op != "=>"
+	case `/\`:
+		return op != `/\`
+	case `\/`:
+		return op == "=>"
+	}
+	return true
 }
 
 func locRefString(l *litmus.LocRef, arch litmus.Arch) string {
