@@ -166,9 +166,7 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		Why:       r.Why,
 		Stats:     Stats{States: int64(r.Candidates)},
 	}
-	if t.Cond != nil {
-		res.Kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
-	}
+	res.Kind = testKind(t)
 	for i, s := range r.States {
 		st := State{Values: make([]LocValue, len(s))}
 		for j, b := range s {

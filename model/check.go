@@ -45,9 +45,7 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	}
 	mc := &machine{p: p, mm: newMemModel(m)}
 	res := &Result{Name: t.Name, Model: m, Condition: condString(t.Cond, t.Arch)}
-	if t.Cond != nil {
-		res.Kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
-	}
+	res.Kind = testKind(t)
 	obs, err := p.observed()
 	if err != nil {
 		return nil, err

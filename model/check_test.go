@@ -467,3 +467,19 @@ exists ((0:r2=1 /\ [x]=0) \/ (0:r2=0 /\ ([x]=1 \/ [x]=2)) \/ not (0:r2=3 => ([x]
 `, PPC, Options{})
 	require.Equal(t, `exists (0:r2=1 /\ [x]=0 \/ 0:r2=0 /\ ([x]=1 \/ [x]=2) \/ not (0:r2=3 => [x]=1 => [x]=2))`, res.Condition)
 }
+
+// TestNoCondition: a test with a locations clause and no condition is
+// herd's "Test NAME Required" with "Condition forall (true)".
+func TestNoCondition(t *testing.T) {
+	res := run(t, `PPC nocond
+{
+0:r1=x;
+}
+ P0           ;
+ lwz r2,0(r1) ;
+locations [0:r2;]
+`, PPC, Options{})
+	require.Equal(t, "Required", res.Kind)
+	require.Equal(t, "forall (true)", res.Condition)
+	require.Equal(t, Always, res.Verdict)
+}

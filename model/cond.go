@@ -322,10 +322,20 @@ func valueString(v *litmus.Value, arch litmus.Arch) string {
 	return v.Sym
 }
 
-// condString prints the test's condition as herd does.
+// condString prints the test's condition as herd does: a test without
+// one (only a locations clause) is herd's "forall (true)".
 func condString(c *litmus.Cond, arch litmus.Arch) string {
 	if c == nil {
-		return ""
+		return "forall (true)"
 	}
 	return string(c.Quant) + " (" + strings.TrimSpace(propString(c.Prop, arch)) + ")"
+}
+
+// testKind is herd's word for the test's quantifier: Allowed (exists),
+// Forbidden (~exists), Required (forall, and a test without condition).
+func testKind(t *litmus.Test) string {
+	if t.Cond == nil {
+		return "Required"
+	}
+	return map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
 }
