@@ -9,8 +9,8 @@ import (
 
 // RISCV follows herd7's RISC-V semantics (herd/RISCVSem.ml): RV64I with
 // the A extension. Tags: Acq, Rel, AcqRel (the .aq, .rl and .aq.rl
-// annotations), X (LR/SC), AMO (both events of an AMO), and one set per
-// fence: Fence.r.r ... Fence.rw.rw, Fence.tso and Fence.i.
+// annotations), X (LR/SC and AMOs), AMO (both events of an AMO), and one
+// set per fence: Fence.r.r ... Fence.rw.rw, Fence.tso and Fence.i.
 
 var riscvVocab = func() []string {
 	v := []string{"Acq", "Rel", "AcqRel", "Sc", "X", "AMO", "Fence.tso", "Fence.i", "BCC"}
@@ -167,7 +167,8 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 		s := m.rvreg(args[1].R)
 		a := m.rvaddr(args[2])
 		ord := rvOrder(op)
-		amo := riscvTags.of("AMO")
+		// herd annotates an AMO X mo, like LR and SC: it is in X too.
+		amo := riscvTags.of("AMO", "X")
 		// herd annotates both events of an AMO with its ordering.
 		rtags, wtags := amo|ord, amo|ord
 		// herd's AMO is one event both read and write, whose address
