@@ -114,8 +114,10 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 	if err := p.locations(); err != nil {
 		return nil, err
 	}
-	if _, ok := p.sem.(uncast); !ok {
+	_, keep64 := p.sem.(uncast)
+	if !keep64 {
 		ap.Cast = p.caster(ap)
+		ap.Unsigned = p.unsigned(ap)
 	}
 	_, asWritten := p.sem.(regsAsWritten)
 	if asWritten {
@@ -138,10 +140,25 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 				continue
 			}
 		}
+		if it.Proc < 0 && strings.HasPrefix(it.Name, "%") {
+			// A symbolic register (herd's %x0=x): the register of the
+			// thread whose code names it.
+			for _, pr := range t.Procs {
+				if usesReg(pr, it.Name) {
+					if regInit[pr.ID] == nil {
+						regInit[pr.ID] = map[string]axiom.Val{}
+					}
+					regInit[pr.ID][it.Name] = v
+				}
+			}
+			continue
+		}
 		if it.Proc < 0 {
-			if t.Arch == litmus.ArchAArch64 && !v.IsAddr() {
-				// herd masks an initial value to its location's type.
-				v = mask(v, typeSize(it.Type))
+			// herd stores an initial value in memory cut to the size
+			// of the location's type, zero-extended (eventsMonad.ml,
+			// initwrites_non_mixed): x=-1 is 0xffffffff in an int.
+			if !keep64 && !v.IsAddr() {
+				v = axiom.Int(maskTo(it.Type, v.N))
 			}
 			init[it.Name] = v
 			continue
@@ -228,7 +245,7 @@ func (p *program) locations() error {
 			for i := 0; i < it.Len; i++ {
 				add(fmt.Sprintf("%s[%d]", it.Name, i))
 			}
-		} else if it.Proc < 0 {
+		} else if it.Proc < 0 && !strings.HasPrefix(it.Name, "%") {
 			add(it.Name)
 		}
 		if id, ok := it.Value.(*litmus.Ident); ok {
@@ -337,6 +354,21 @@ func (p *program) writtenRegs(proc int) map[string]string {
 		axiom.EachAtom(p.test.Filter, atom)
 	}
 	return out
+}
+
+// usesReg reports whether the code of pr names register name.
+func usesReg(pr *litmus.Proc, name string) bool {
+	for _, in := range pr.Code {
+		for _, a := range in.Args {
+			if a.R != nil && a.R.Name == name {
+				return true
+			}
+			if a.Kind == litmus.OpdMem && (a.Mem.Base.Name == name || a.Mem.Index != nil && a.Mem.Index.Name == name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // constVal evaluates an init value: an integer or a location's name.
@@ -781,6 +813,31 @@ func splitReg(s string) (string, int) {
 // herd prints (and compares) each value cast to the type its location or
 // register has in the init section, int (signed 32 bits) when none.
 func (p *program) caster(ap *axiom.Program) func(th int, name string, v axiom.Val) axiom.Val {
+	t := p.typer(ap)
+	return func(th int, name string, v axiom.Val) axiom.Val {
+		if v.IsAddr() {
+			return v
+		}
+		return axiom.Int(castTo(t(th, name), v.N))
+	}
+}
+
+// unsigned returns whether a register or location prints unsigned in
+// 64 bits: herd prints a value of a 64-bit unsigned type (uint64_t,
+// uintptr_t) as such (archExtra_herd.ml, pp_typed).
+func (p *program) unsigned(ap *axiom.Program) func(th int, name string) bool {
+	t := p.typer(ap)
+	return func(th int, name string) bool {
+		switch strings.TrimSpace(t(th, name)) {
+		case "uint64_t", "uintptr_t", "pteval_t":
+			return true
+		}
+		return false
+	}
+}
+
+// typer returns the declared type of a register (th >= 0) or location.
+func (p *program) typer(ap *axiom.Program) func(th int, name string) string {
 	locType := map[string]string{}
 	regType := map[int]map[string]string{}
 	for _, it := range p.test.Init {
@@ -802,22 +859,19 @@ func (p *program) caster(ap *axiom.Program) func(th int, name string, v axiom.Va
 		}
 		regType[ti][ap.RegName(it.Name)] = it.Type
 	}
-	return func(th int, name string, v axiom.Val) axiom.Val {
-		if v.IsAddr() {
-			return v
-		}
-		t := locType[name]
+	return func(th int, name string) string {
 		if th >= 0 {
-			t = regType[th][name]
+			return regType[th][name]
 		}
-		return axiom.Int(castTo(t, v.N))
+		return locType[name]
 	}
 }
 
 // castTo converts x to C type t ("" is int).
 func castTo(t string, x int64) int64 {
 	switch strings.TrimSpace(t) {
-	case "", "int", "int32_t", "signed", "signed int":
+	case "", "int", "int32_t", "signed", "signed int", "long":
+		// herd's long is 32 bits (lib/testType.ml, size_of).
 		return int64(int32(x))
 	case "uint32_t", "unsigned", "unsigned int":
 		return int64(uint32(x))
@@ -830,9 +884,22 @@ func castTo(t string, x int64) int64 {
 	case "uint16_t", "unsigned short":
 		return int64(uint16(x))
 	}
-	// 64-bit types (int64_t, uint64_t, long, intptr_t, pointers): herd
-	// prints uint64_t unsigned, which int64 cannot hold above 2^63-1;
-	// such values do not occur in the tests.
+	// 64-bit types (int64_t, uint64_t, intptr_t, pointers); herd prints
+	// the unsigned ones unsigned (program.unsigned).
+	return x
+}
+
+// maskTo keeps the bytes of x that C type t holds ("" is int),
+// zero-extended, as herd does for the initial values of memory.
+func maskTo(t string, x int64) int64 {
+	switch strings.TrimSpace(t) {
+	case "", "int", "int32_t", "signed", "signed int", "uint32_t", "unsigned", "unsigned int", "long":
+		return int64(uint32(x))
+	case "int8_t", "char", "signed char", "uint8_t", "unsigned char":
+		return int64(uint8(x))
+	case "int16_t", "short", "signed short", "uint16_t", "unsigned short":
+		return int64(uint16(x))
+	}
 	return x
 }
 
