@@ -730,6 +730,11 @@ func (ev *evaluator) diffValues(pos cat.Pos, v1, v2 Value, p1, p2 cat.Pos) Value
 
 func (ev *evaluator) add(e *cat.Op, sc *scope) Value {
 	v1, v2 := ev.eval(e.Args[0], sc), ev.eval(e.Args[1], sc)
+	return ev.addValues(v1, v2, e.Args[0].Pos(), e.Args[1].Pos())
+}
+
+// addValues returns v1 ++ v2; p1 and p2 are the operands' positions.
+func (ev *evaluator) addValues(v1, v2 Value, p1, p2 cat.Pos) Value {
 	switch s := v2.(type) {
 	case universeV:
 		return theUniverse
@@ -762,16 +767,16 @@ func (ev *evaluator) add(e *cat.Op, sc *scope) Value {
 				}
 			}
 		}
-		ev.errorf(e.Args[0].Pos(), "this expression of type %s should be a pair", typeName(v1))
+		ev.errorf(p1, "this expression of type %s should be a pair", typeName(v1))
 	case *setV:
 		if x, ok := v1.(eventV); ok {
 			set := s.s.Clone()
 			set.Add(int(x))
 			return ev.setv(set)
 		}
-		ev.errorf(e.Args[0].Pos(), "this expression of type %s should be an event", typeName(v1))
+		ev.errorf(p1, "this expression of type %s should be an event", typeName(v1))
 	}
-	ev.errorf(e.Args[1].Pos(), "this expression of type %s should be a set", typeName(v2))
+	ev.errorf(p2, "this expression of type %s should be a set", typeName(v2))
 	return nil
 }
 

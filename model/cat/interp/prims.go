@@ -10,7 +10,9 @@ import (
 // primitives are the functions herd provides natively, plus cross, which
 // herd's cross.cat defines in cat and this interpreter computes lazily
 // (so that "with co from" can enumerate and prune orders one location at
-// a time instead of building every combination first).
+// a time instead of building every combination first), and map, which
+// herd's stdlib.cat defines in cat and which the co generation applies to
+// every candidate (see mapSet).
 var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 	"domain": func(ev *evaluator, arg Value) (Value, error) {
 		switch v := arg.(type) {
@@ -102,6 +104,9 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		}
 		ev.m.nextID++
 		return &productV{comps: comps, id: ev.m.nextID}, nil
+	},
+	"map": func(ev *evaluator, f Value) (Value, error) {
+		return &primV{name: "map", fn: func(ev *evaluator, set Value) (Value, error) { return ev.mapSet(f, set) }}, nil
 	},
 	"tag2events": func(ev *evaluator, arg Value) (Value, error) {
 		t, ok := arg.(tagV)
@@ -385,4 +390,36 @@ func (ev *evaluator) eachProductPruned(p *productV, prune func(axiom.Rel) bool, 
 		return true
 	}
 	return rec(0)
+}
+
+// mapSet is herd's stdlib map f S, computed natively: the cat definition
+//
+//	let map f =
+//	  let rec do_map S = match S with
+//	  || {} -> {}
+//	  || e ++ rest -> f e ++ do_map rest
+//	  end in
+//	  do_map
+//
+// applies f to the members of S in order (the first member of an event
+// set or relation is its least; the order matters, as linearisations and
+// cross number their results) and then adds each result, the last first,
+// to {}; this does the same without a scope and a closure call per member.
+func (ev *evaluator) mapSet(f, set Value) (Value, error) {
+	var elems []Value
+	switch s := set.(type) {
+	case emptyV, valSetV, *setV, *relV, *linV, *productV:
+		elems = ev.members(s)
+	default:
+		return nil, fmt.Errorf("set-matching on non-set value of type %s", typeName(set))
+	}
+	out := make([]Value, len(elems))
+	for i, e := range elems {
+		out[i] = ev.apply(0, f, e)
+	}
+	var acc Value = theEmpty
+	for i := len(out) - 1; i >= 0; i-- {
+		acc = ev.addValues(out[i], acc, 0, 0)
+	}
+	return acc, nil
 }
