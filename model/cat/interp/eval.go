@@ -609,6 +609,11 @@ func (ev *evaluator) union(e *cat.Op, sc *scope) Value {
 	return acc
 }
 
+// seq evaluates a sequence as herd's seq_args does: from the left,
+// stopping at the first operand or prefix that is empty. The result is
+// then 0, and the operands after it are not evaluated: with a sequence
+// such as rcu-gp ; rcu-link ; rcu-rscsi, a test without grace periods
+// never computes rcu-link.
 func (ev *evaluator) seq(e *cat.Op, sc *scope) Value {
 	var acc axiom.Rel
 	have := false
@@ -621,21 +626,27 @@ func (ev *evaluator) seq(e *cat.Op, sc *scope) Value {
 			}
 			s := ev.asSet(v, t.X.Pos())
 			if !have {
+				if s.Empty() {
+					return theEmpty
+				}
 				acc, have = ev.al.Ident(ev.x.N, s), true
 			} else {
 				acc = acc.Restrict(nil, s)
 			}
-			continue
-		}
-		v := ev.eval(a, sc)
-		if kindOf(v) == kEmpty {
-			return theEmpty
-		}
-		r := ev.asRel(v, a.Pos())
-		if !have {
-			acc, have = r, true
 		} else {
-			acc = acc.Seq(r)
+			v := ev.eval(a, sc)
+			if kindOf(v) == kEmpty {
+				return theEmpty
+			}
+			r := ev.asRel(v, a.Pos())
+			if !have {
+				acc, have = r, true
+			} else {
+				acc = acc.Seq(r)
+			}
+		}
+		if acc.Empty() {
+			return theEmpty
 		}
 	}
 	return ev.relv(acc)
