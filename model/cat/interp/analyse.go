@@ -64,6 +64,12 @@ func (m *Model) markFixed() {
 				}
 			}
 			fs.fixed = !d && s.When == nil
+			fs.lazy = !s.Rec && s.When == nil
+			for _, b := range s.Bindings {
+				if b.Pat.Tuple || len(b.Pat.Names) != 1 || b.Pat.Names[0] == "" {
+					fs.lazy = false
+				}
+			}
 			for n := range bound {
 				dyn[n] = d
 			}

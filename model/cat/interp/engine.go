@@ -283,6 +283,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 			g.bind("rf", valueThunk(ev.relv(rf.Clone())))
 			g.bind("FW", valueThunk(ev.setv(fwSet)))
 			r.stop = false
+			r.pending = r.pending[:0]
 			r.wantWhy = sat && s.res.Why == ""
 			r.emit = func(o outcome) bool {
 				if o.failed != nil {

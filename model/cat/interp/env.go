@@ -17,6 +17,23 @@ type thunk struct {
 
 func valueThunk(v Value) *thunk { return &thunk{v: v, state: 2} }
 
+// lazyLet is a thunk of a top-level binding with the global scope it is
+// evaluated in, allocated together.
+type lazyLet struct {
+	th thunk
+	sc scope
+}
+
+// lazyGlobal returns a thunk that evaluates e when first forced, in the
+// global scope as it is now: later bindings of the names e uses do not
+// change its value. herd binds the names of a let lazily too, so that a
+// definition no check needs is never computed.
+func lazyGlobal(g *globals, e cat.Expr, file *loadedFile) *thunk {
+	l := &lazyLet{sc: scope{global: g, pinned: true, asOf: g.mark()}}
+	l.th = thunk{expr: e, env: &l.sc, file: file}
+	return &l.th
+}
+
 // scope is a frame of bindings over a parent scope. The root of a
 // top-level evaluation is the global table; the scope of a closure body
 // or a lazy binding holds only what it captured (its free variables).
@@ -25,6 +42,10 @@ type scope struct {
 	vals   []*thunk
 	parent *scope
 	global *globals
+	// pinned makes a global scope see only the global bindings made
+	// before the mark asOf (see lazyGlobal).
+	pinned bool
+	asOf   int
 }
 
 func (s *scope) lookup(name string) *thunk {
@@ -35,6 +56,9 @@ func (s *scope) lookup(name string) *thunk {
 			}
 		}
 		if s.global != nil {
+			if s.pinned {
+				return s.global.lookupBefore(name, s.asOf)
+			}
 			return s.global.lookup(name)
 		}
 	}
@@ -50,22 +74,41 @@ func (s *scope) bind(name string, th *thunk) *scope {
 // with an undo log, so that the depth-first evaluation of "with"
 // branches can drop what a branch bound.
 type globals struct {
-	m   map[string][]*thunk
+	m   map[string][]globalEntry
 	log []string
 }
 
-func newGlobals() *globals { return &globals{m: map[string][]*thunk{}} }
+// globalEntry is one binding of a name: its thunk and its position in
+// the log.
+type globalEntry struct {
+	th *thunk
+	at int
+}
+
+func newGlobals() *globals { return &globals{m: map[string][]globalEntry{}} }
 
 func (g *globals) lookup(name string) *thunk {
 	st := g.m[name]
 	if len(st) == 0 {
 		return nil
 	}
-	return st[len(st)-1]
+	return st[len(st)-1].th
+}
+
+// lookupBefore returns the binding of name that was current at mark m:
+// the last one made before it.
+func (g *globals) lookupBefore(name string, m int) *thunk {
+	st := g.m[name]
+	for i := len(st) - 1; i >= 0; i-- {
+		if st[i].at < m {
+			return st[i].th
+		}
+	}
+	return nil
 }
 
 func (g *globals) bind(name string, th *thunk) {
-	g.m[name] = append(g.m[name], th)
+	g.m[name] = append(g.m[name], globalEntry{th, len(g.log)})
 	g.log = append(g.log, name)
 }
 

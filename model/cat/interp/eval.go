@@ -160,8 +160,10 @@ func (ev *evaluator) eval(e cat.Expr, sc *scope) Value {
 	return nil
 }
 
+// try evaluates try e with d. What the failed evaluation of e allocated
+// stays until the candidate is done: it may have computed a lazy binding
+// made before, whose value must outlive the try.
 func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
-	mark := ev.mark()
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -174,7 +176,6 @@ func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
 		v = ev.eval(e.X, sc)
 	}()
 	if v == nil {
-		ev.reset(mark)
 		return ev.eval(e.Default, sc)
 	}
 	return v

@@ -39,6 +39,32 @@ type runner struct {
 	noPrune bool
 	// wantWhy asks a failing check for an explanation in words.
 	wantWhy bool
+	// pending are the lazy top-level thunks bound since the last "with"
+	// (see forcePending).
+	pending []*thunk
+}
+
+// forcePending computes the lazy thunks bound since the last "with",
+// keeping a failure in the thunk. A "with" runs the rest of the program
+// once per choice, and frees what each run allocated: a value computed
+// during a run must not outlive it, so the thunks bound before the
+// "with" are computed before it.
+func (r *runner) forcePending() {
+	for _, th := range r.pending {
+		if th.state == 0 {
+			func() {
+				defer func() {
+					if x := recover(); x != nil {
+						if _, ok := x.(*evalError); !ok {
+							panic(x)
+						}
+					}
+				}()
+				r.ev.force(th, 0, "")
+			}()
+		}
+	}
+	r.pending = r.pending[:0]
 }
 
 // explainTest evaluates a failed check's relation again and explains it.
@@ -155,6 +181,14 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 				}
 				return fl, true
 			}
+		}
+		if i >= 0 && !fs.fixed && fs.lazy {
+			for _, b := range s.Bindings {
+				th := lazyGlobal(r.g, b.X, fs.file)
+				r.pending = append(r.pending, th)
+				r.g.bind(b.Pat.Names[0], th)
+			}
+			return fl, true
 		}
 		ths := r.let(s, e)
 		if s.When != nil && !r.test(s.When, r.scopeOf(e)) {
@@ -352,16 +386,15 @@ func (r *runner) let(s *cat.Let, e env) []*thunk {
 
 // eager evaluates a binding at once. herd binds lazily, so a definition
 // that fails matters only when used: a failure is kept in the thunk and
-// raised where the name is used.
+// raised where the name is used. (What the failed evaluation allocated
+// stays, as in try.)
 func (r *runner) eager(e cat.Expr, sc *scope) (th *thunk) {
-	mark := r.ev.mark()
 	defer func() {
 		if x := recover(); x != nil {
 			err, ok := x.(*evalError)
 			if !ok {
 				panic(x)
 			}
-			r.ev.reset(mark)
 			th = &thunk{err: err, state: 2}
 		}
 	}()
@@ -432,11 +465,13 @@ func (r *runner) test(t *cat.AppTest, sc *scope) bool {
 // with the name bound to it. An empty set rejects the execution, as in
 // herd.
 func (r *runner) with(w *cat.WithFrom, i int, e env, fl flags) {
+	r.forcePending()
 	v := r.ev.eval(w.X, r.scopeOf(e))
 	mark := r.g.mark()
 	each := func(m Value) bool {
 		emark := r.ev.mark()
 		r.g.undo(mark)
+		r.pending = r.pending[:0]
 		r.bind(e, w.Var, valueThunk(m))
 		r.runTop(i+1, fl)
 		r.g.undo(mark)

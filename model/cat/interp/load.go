@@ -60,6 +60,10 @@ type flatStmt struct {
 	s     cat.Stmt
 	file  *loadedFile
 	fixed bool // its value does not depend on rf, co, FW or a with choice
+	// lazy marks a let that binds each name to a lazy thunk (see
+	// lazyGlobal): one that is not rec, has no when, and binds single
+	// names.
+	lazy bool
 }
 
 // loadedFile is one parsed cat file.
