@@ -10,6 +10,7 @@ import (
 func (m *Model) analyse() {
 	m.uniproc = m.checksUniproc()
 	m.markFixed()
+	m.assignSlots()
 	m.prunes = map[int]withPrune{}
 	for i, fs := range m.prog {
 		if _, ok := fs.s.(*cat.WithFrom); ok {
@@ -96,6 +97,9 @@ func (m *Model) markFixedStmt(fs *flatStmt, dyn map[string]bool, anyDyn func([]s
 		dyn[s.Var] = true
 	case *cat.Procedure:
 		dyn[s.Name] = anyDyn(m.procFree(s))
+		fs.fixed = !dyn[s.Name]
+	case *cat.Enum:
+		fs.fixed = true
 	case *cat.MatchStmt:
 		// Its clauses may bind anything: take all as candidate-dependent.
 		for _, c := range s.Clauses {

@@ -127,7 +127,6 @@ type search struct {
 	// The runner of the current structure of execution.
 	r          *runner
 	gen        int
-	baseMark   int
 	structMark evalMark
 }
 
@@ -198,25 +197,20 @@ func (s *search) execution(x *axiom.Execution) bool {
 	if s.r == nil || x.Gen != s.gen {
 		s.gen = x.Gen
 		if s.r == nil {
-			ev := &evaluator{m: m, tags: m.tags}
-			g := newGlobals()
-			s.r = &runner{ev: ev, m: m, g: g, root: &scope{global: g}, cache: &execCache{lets: map[int][]*thunk{}, checks: map[int]bool{}}}
+			s.r = newRunner(m)
 		}
-		ev, g := s.r.ev, s.r.g
+		ev := s.r.ev
 		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx}
 		ev.bx.ri, ev.bx.rj, ev.bx.si, ev.bx.sj = 0, 0, 0, 0
-		g.undo(0)
-		clear(s.r.cache.lets)
-		clear(s.r.cache.checks)
-		m.bindBase(ev, g)
-		s.baseMark = g.mark()
+		clear(s.r.g.slots)
+		clear(s.r.g.base)
+		m.bindBase(ev, s.r.g)
 		s.r.prepass()
-		g.undo(s.baseMark)
 		s.structMark = s.r.ev.mark()
 	} else {
 		s.r.ev.reset(s.structMark)
 	}
-	r, ev, g, baseMark := s.r, s.r.ev, s.r.g, s.baseMark
+	r, ev, g := s.r, s.r.ev, s.r.g
 	uniproc := m.uniproc && !s.opt.plain
 	s.r.noPrune = s.opt.plain
 	rfe := axiom.NewRFEnum(x, uniproc, nil)
@@ -263,7 +257,6 @@ func (s *search) execution(x *axiom.Execution) bool {
 				}
 			}
 			ev.reset(arenaMark)
-			g.undo(baseMark)
 			fin := axiom.Final{Mem: make([]axiom.Val, len(s.p.Names)), Regs: x.SymbolicRegs(sym)}
 			fwSet := x.Al.Set(x.N)
 			for l := range fin.Mem {
@@ -280,8 +273,8 @@ func (s *search) execution(x *axiom.Execution) bool {
 				return true
 			}
 			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
-			g.bind("rf", valueThunk(ev.relv(rf.Clone())))
-			g.bind("FW", valueThunk(ev.setv(fwSet)))
+			g.bindBase("rf", valueThunk(ev.relv(rf.Clone())))
+			g.bindBase("FW", valueThunk(ev.setv(fwSet)))
 			r.stop = false
 			r.pending = r.pending[:0]
 			r.wantWhy = sat && s.res.Why == ""
@@ -392,10 +385,10 @@ func (s *search) finish() {
 // annotations, and the primitive functions.
 func (m *Model) bindBase(ev *evaluator, g *globals) {
 	x := ev.x
-	set := func(name string, s axiom.Set) { g.bind(name, valueThunk(ev.setv(s))) }
-	rel := func(name string, r axiom.Rel) { g.bind(name, valueThunk(ev.relv(r))) }
+	set := func(name string, s axiom.Set) { g.bindBase(name, valueThunk(ev.setv(s))) }
+	rel := func(name string, r axiom.Rel) { g.bindBase(name, valueThunk(ev.relv(r))) }
 	for name, fn := range primitives {
-		g.bind(name, valueThunk(&primV{name: name, fn: fn}))
+		g.bindBase(name, valueThunk(&primV{name: name, fn: fn}))
 	}
 	for _, a := range m.annots {
 		set(setName(a), x.Al.Set(x.N))

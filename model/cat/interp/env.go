@@ -17,35 +17,18 @@ type thunk struct {
 
 func valueThunk(v Value) *thunk { return &thunk{v: v, state: 2} }
 
-// lazyLet is a thunk of a top-level binding with the global scope it is
-// evaluated in, allocated together.
-type lazyLet struct {
-	th thunk
-	sc scope
-}
-
-// lazyGlobal returns a thunk that evaluates e when first forced, in the
-// global scope as it is now: later bindings of the names e uses do not
-// change its value. herd binds the names of a let lazily too, so that a
-// definition no check needs is never computed.
-func lazyGlobal(g *globals, e cat.Expr, file *loadedFile) *thunk {
-	l := &lazyLet{sc: scope{global: g, pinned: true, asOf: g.mark()}}
-	l.th = thunk{expr: e, env: &l.sc, file: file}
-	return &l.th
-}
-
 // scope is a frame of bindings over a parent scope. The root of a
-// top-level evaluation is the global table; the scope of a closure body
-// or a lazy binding holds only what it captured (its free variables).
+// top-level evaluation is the global table as one instruction sees it;
+// the scope of a closure body or a lazy local binding holds only what it
+// captured (its free variables).
 type scope struct {
 	names  []string
 	vals   []*thunk
 	parent *scope
+	// global, in the root scope of top-level instruction at, is the
+	// table of top-level bindings.
 	global *globals
-	// pinned makes a global scope see only the global bindings made
-	// before the mark asOf (see lazyGlobal).
-	pinned bool
-	asOf   int
+	at     int
 }
 
 func (s *scope) lookup(name string) *thunk {
@@ -56,10 +39,7 @@ func (s *scope) lookup(name string) *thunk {
 			}
 		}
 		if s.global != nil {
-			if s.pinned {
-				return s.global.lookupBefore(name, s.asOf)
-			}
-			return s.global.lookup(name)
+			return s.global.lookup(name, s.at)
 		}
 	}
 	return nil
@@ -70,58 +50,51 @@ func (s *scope) bind(name string, th *thunk) *scope {
 	return &scope{names: []string{name}, vals: []*thunk{th}, parent: s}
 }
 
-// globals is the top-level environment: a stack of bindings per name
-// with an undo log, so that the depth-first evaluation of "with"
-// branches can drop what a branch bound.
+// globals holds the top-level bindings of one search. Which binding a
+// name refers to at each instruction is known from the program text
+// (Model.assignSlots): each binding of a name by a top-level instruction
+// has a slot of its own, written when the instruction runs, and the names
+// an execution or candidate binds (po, rf, the tags...) have a base slot.
+// Running an instruction again, for another candidate or another choice
+// of a "with", writes its slots again; nothing is undone.
 type globals struct {
-	m   map[string][]globalEntry
-	log []string
+	m     *Model
+	slots []*thunk
+	base  []*thunk
 }
 
-// globalEntry is one binding of a name: its thunk and its position in
-// the log.
-type globalEntry struct {
-	th *thunk
-	at int
+func newGlobals(m *Model) *globals {
+	return &globals{m: m, slots: make([]*thunk, m.nSlots), base: make([]*thunk, m.nBase)}
 }
 
-func newGlobals() *globals { return &globals{m: map[string][]globalEntry{}} }
-
-func (g *globals) lookup(name string) *thunk {
-	st := g.m[name]
-	if len(st) == 0 {
+// lookup returns the binding of name that instruction at sees: the last
+// one made by an instruction before it, else the base one; nil if none.
+func (g *globals) lookup(name string, at int) *thunk {
+	info := g.m.names[name]
+	if info == nil {
 		return nil
 	}
-	return st[len(st)-1].th
-}
-
-// lookupBefore returns the binding of name that was current at mark m:
-// the last one made before it.
-func (g *globals) lookupBefore(name string, m int) *thunk {
-	st := g.m[name]
-	for i := len(st) - 1; i >= 0; i-- {
-		if st[i].at < m {
-			return st[i].th
+	for k := len(info.defs) - 1; k >= 0; k-- {
+		if info.defs[k].at < at {
+			return g.slots[info.defs[k].slot]
 		}
 	}
-	return nil
+	return g.base[info.base]
 }
 
-func (g *globals) bind(name string, th *thunk) {
-	g.m[name] = append(g.m[name], globalEntry{th, len(g.log)})
-	g.log = append(g.log, name)
-}
-
-func (g *globals) mark() int { return len(g.log) }
-
-// undo drops the bindings made since mark m.
-func (g *globals) undo(m int) {
-	for i := len(g.log) - 1; i >= m; i-- {
-		name := g.log[i]
-		st := g.m[name]
-		g.m[name] = st[:len(st)-1]
+// bindBase binds a name of the execution or candidate. A name the model
+// never reads has no slot and is left out.
+func (g *globals) bindBase(name string, th *thunk) {
+	if info := g.m.names[name]; info != nil {
+		g.base[info.base] = th
 	}
-	g.log = g.log[:m]
+}
+
+// set writes a slot; -1 stands for a name written _.
+func (g *globals) set(slot int, th *thunk) {
+	if slot >= 0 {
+		g.slots[slot] = th
+	}
 }
 
 // capture returns a scope holding the current bindings of names (those

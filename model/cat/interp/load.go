@@ -52,6 +52,11 @@ type Model struct {
 	// prunes holds, for each "with" of the program (by index), the checks
 	// that can reject a partial choice (see analyseWith).
 	prunes map[int]withPrune
+
+	// The top-level names and their slots (see assignSlots).
+	names         map[string]*nameInfo
+	nSlots, nBase int
+	perCand       []int // the instructions a candidate runs, in order
 }
 
 // flatStmt is one top-level instruction of the flattened program
@@ -60,10 +65,10 @@ type flatStmt struct {
 	s     cat.Stmt
 	file  *loadedFile
 	fixed bool // its value does not depend on rf, co, FW or a with choice
-	// lazy marks a let that binds each name to a lazy thunk (see
-	// lazyGlobal): one that is not rec, has no when, and binds single
-	// names.
-	lazy bool
+	// lazy marks a let that binds each name to a lazy thunk: one that is
+	// not rec, has no when, and binds single names.
+	lazy  bool
+	slots []int // the slot of each name it binds (see assignSlots)
 }
 
 // loadedFile is one parsed cat file.
