@@ -201,7 +201,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 		}
 		ev := s.r.ev
 		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx}
-		ev.bx.ri, ev.bx.rj, ev.bx.si, ev.bx.sj = 0, 0, 0, 0
+		ev.reset(evalMark{al: ev.al.Mark()})
 		clear(s.r.g.slots)
 		clear(s.r.g.base)
 		m.bindBase(ev, s.r.g)
@@ -273,8 +273,8 @@ func (s *search) execution(x *axiom.Execution) bool {
 				return true
 			}
 			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
-			g.bindBase("rf", valueThunk(ev.relv(rf.Clone())))
-			g.bindBase("FW", valueThunk(ev.setv(fwSet)))
+			g.bindBase("rf", ev.valueThunk(ev.relv(rf.Clone())))
+			g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
 			r.stop = false
 			r.pending = r.pending[:0]
 			r.wantWhy = sat && s.res.Why == ""

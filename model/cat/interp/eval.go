@@ -187,7 +187,7 @@ func (ev *evaluator) bindLocal(pos cat.Pos, rec bool, bs []*cat.Binding, sc *sco
 	if !rec {
 		out := &scope{parent: sc}
 		for _, b := range bs {
-			th := &thunk{expr: b.X, env: capture(sc, ev.m.freeVars(b.X)), file: ev.file}
+			th := ev.lazyThunk(b.X, capture(sc, ev.m.freeVars(b.X)), ev.file)
 			ev.bindPat(b, th, out)
 		}
 		return out
@@ -195,7 +195,7 @@ func (ev *evaluator) bindLocal(pos cat.Pos, rec bool, bs []*cat.Binding, sc *sco
 	out := &scope{parent: sc}
 	for name, v := range ev.fixpoint(pos, bs, sc) {
 		out.names = append(out.names, name)
-		out.vals = append(out.vals, valueThunk(v))
+		out.vals = append(out.vals, ev.valueThunk(v))
 	}
 	return out
 }
@@ -217,7 +217,7 @@ func (ev *evaluator) bindPat(b *cat.Binding, th *thunk, out *scope) {
 	for i, n := range b.Pat.Names {
 		if n != "" {
 			out.names = append(out.names, n)
-			out.vals = append(out.vals, valueThunk(tup[i]))
+			out.vals = append(out.vals, ev.valueThunk(tup[i]))
 		}
 	}
 }
@@ -243,14 +243,14 @@ func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) map[str
 			}
 			idx[n] = len(frame.names)
 			frame.names = append(frame.names, n)
-			frame.vals = append(frame.vals, valueThunk(theEmpty))
+			frame.vals = append(frame.vals, ev.valueThunk(theEmpty))
 		}
 	}
 	// Closures capture the frame itself, so that they see each other and
 	// the current values.
 	for _, b := range funs {
 		f := b.X.(*cat.Fun)
-		frame.vals[idx[b.Pat.Names[0]]] = valueThunk(&closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file})
+		frame.vals[idx[b.Pat.Names[0]]] = ev.valueThunk(&closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file})
 	}
 	out := map[string]Value{}
 	if len(vals) > 0 {
@@ -278,7 +278,7 @@ func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) map[str
 					if compareValues(old, vs[i]) != 0 {
 						changed = true
 					}
-					frame.vals[idx[n]] = valueThunk(vs[i])
+					frame.vals[idx[n]] = ev.valueThunk(vs[i])
 				}
 			}
 			if !changed {
@@ -321,7 +321,7 @@ func (ev *evaluator) bindArgs(pos cat.Pos, params cat.Pat, arg Value, sc *scope)
 	if len(names) == 1 {
 		if names[0] != "" {
 			sc.names = append(sc.names, names[0])
-			sc.vals = append(sc.vals, valueThunk(arg))
+			sc.vals = append(sc.vals, ev.valueThunk(arg))
 		}
 		return
 	}
@@ -335,7 +335,7 @@ func (ev *evaluator) bindArgs(pos cat.Pos, params cat.Pat, arg Value, sc *scope)
 	for i, n := range names {
 		if n != "" {
 			sc.names = append(sc.names, n)
-			sc.vals = append(sc.vals, valueThunk(tup[i]))
+			sc.vals = append(sc.vals, ev.valueThunk(tup[i]))
 		}
 	}
 }
@@ -800,7 +800,7 @@ func (ev *evaluator) matchSet(e *cat.MatchSet, sc *scope) Value {
 		add := func(n string, v Value) {
 			if n != "" {
 				inner.names = append(inner.names, n)
-				inner.vals = append(inner.vals, valueThunk(v))
+				inner.vals = append(inner.vals, ev.valueThunk(v))
 			}
 		}
 		if e.PreForm {

@@ -184,7 +184,7 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 			// check needs is never computed. The thunk sees the
 			// bindings of instruction i, whichever are made later.
 			for k, b := range s.Bindings {
-				th := &thunk{expr: b.X, env: r.scopeOf(e), file: fs.file}
+				th := r.ev.lazyThunk(b.X, r.scopeOf(e), fs.file)
 				r.pending = append(r.pending, th)
 				r.g.set(fs.slots[k], th)
 			}
@@ -473,7 +473,7 @@ func (r *runner) with(w *cat.WithFrom, i, k int, fl flags) {
 	each := func(m Value) bool {
 		emark := r.ev.mark()
 		r.pending = r.pending[:0]
-		r.g.set(slot, valueThunk(m))
+		r.g.set(slot, r.ev.valueThunk(m))
 		r.runTop(k+1, fl)
 		r.ev.reset(emark)
 		return !r.stop
@@ -535,7 +535,7 @@ func (r *runner) pruneFails(i int, wp withPrune, partial axiom.Rel) (fails bool)
 		r.ev.reset(emark)
 		r.ev.file = savedFile
 	}()
-	r.g.set(r.m.prog[i].slots[0], valueThunk(r.ev.relv(partial)))
+	r.g.set(r.m.prog[i].slots[0], r.ev.valueThunk(r.ev.relv(partial)))
 	for j := i + 1; j <= wp.last; j++ {
 		fs := &r.m.prog[j]
 		if fs.fixed {
@@ -546,7 +546,7 @@ func (r *runner) pruneFails(i int, wp withPrune, partial axiom.Rel) (fails bool)
 		case *cat.Let:
 			if fs.lazy {
 				for k, b := range s.Bindings {
-					r.g.set(fs.slots[k], &thunk{expr: b.X, env: &r.roots[j], file: fs.file})
+					r.g.set(fs.slots[k], r.ev.lazyThunk(b.X, &r.roots[j], fs.file))
 				}
 				continue
 			}

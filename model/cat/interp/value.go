@@ -267,15 +267,17 @@ func formatValue(v Value, x *axiom.Execution) string {
 	return "<" + typeName(v) + ">"
 }
 
-// boxes hands out the *relV and *setV values of an evaluation from
-// chunks that are reused, as the arena reuses relation words: a value
-// built for one candidate is dropped with it, and boxing a relation in an
-// interface allocates nothing.
+// boxes hands out the *relV and *setV values and the thunks of an
+// evaluation from chunks that are reused, as the arena reuses relation
+// words: a value or binding made for one candidate is dropped with it,
+// and boxing a relation in an interface allocates nothing.
 type boxes struct {
 	rels   [][]relV
 	sets   [][]setV
+	thunks [][]thunk
 	ri, rj int // next rel box: chunk ri, index rj
 	si, sj int
+	ti, tj int
 }
 
 const boxChunk = 1024
@@ -302,20 +304,47 @@ func (b *boxes) set() *setV {
 	return p
 }
 
+func (b *boxes) thunk() *thunk {
+	if b.ti == len(b.thunks) {
+		b.thunks = append(b.thunks, make([]thunk, boxChunk))
+	}
+	p := &b.thunks[b.ti][b.tj]
+	if b.tj++; b.tj == boxChunk {
+		b.ti, b.tj = b.ti+1, 0
+	}
+	return p
+}
+
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al             axiom.ArenaMark
-	ri, rj, si, sj int
+	al                     axiom.ArenaMark
+	ri, rj, si, sj, ti, tj int
 }
 
 func (ev *evaluator) mark() evalMark {
 	b := &ev.bx
-	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj}
+	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj, b.ti, b.tj}
 }
 
 func (ev *evaluator) reset(m evalMark) {
 	ev.al.Reset(m.al)
-	ev.bx.ri, ev.bx.rj, ev.bx.si, ev.bx.sj = m.ri, m.rj, m.si, m.sj
+	b := &ev.bx
+	b.ri, b.rj, b.si, b.sj, b.ti, b.tj = m.ri, m.rj, m.si, m.sj, m.ti, m.tj
+}
+
+// valueThunk is valueThunk(v) from the evaluation's chunks.
+func (ev *evaluator) valueThunk(v Value) *thunk {
+	th := ev.bx.thunk()
+	*th = thunk{v: v, state: 2}
+	return th
+}
+
+// lazyThunk returns a thunk that evaluates e in sc when forced, from the
+// evaluation's chunks.
+func (ev *evaluator) lazyThunk(e cat.Expr, sc *scope, file *loadedFile) *thunk {
+	th := ev.bx.thunk()
+	*th = thunk{expr: e, env: sc, file: file}
+	return th
 }
 
 func (ev *evaluator) relv(r axiom.Rel) *relV {
