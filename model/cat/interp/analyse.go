@@ -17,6 +17,7 @@ func (m *Model) analyse() {
 			m.prunes[i] = m.analyseWith(i)
 		}
 	}
+	m.resolveGlobals()
 }
 
 // candidateNames are the names whose value differs between the

@@ -200,7 +200,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 			s.r = newRunner(m)
 		}
 		ev := s.r.ev
-		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx}
+		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, g: s.r.g}
 		ev.reset(evalMark{al: ev.al.Mark()})
 		clear(s.r.g.slots)
 		clear(s.r.g.base)

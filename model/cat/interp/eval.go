@@ -37,6 +37,7 @@ type evaluator struct {
 	tags map[string]string // tag name -> its enum
 	cand *candidate        // the candidate being evaluated (rf sources, uniproc)
 	bx   boxes
+	g    *globals // the top-level bindings, for globalVar
 }
 
 func (ev *evaluator) errorf(pos cat.Pos, format string, args ...any) {
@@ -115,6 +116,17 @@ func (ev *evaluator) eval(e cat.Expr, sc *scope) Value {
 			ev.errorf(e.At, "tag '%s is undefined", e.Name)
 		}
 		return tagV{typ: typ, name: e.Name}
+	case *globalVar:
+		var th *thunk
+		if e.base {
+			th = ev.g.base[e.slot]
+		} else {
+			th = ev.g.slots[e.slot]
+		}
+		if th == nil {
+			ev.errorf(e.At, "unbound name %s", e.Name)
+		}
+		return ev.force(th, e.At, e.Name)
 	case *cat.Var:
 		return ev.lookup(sc, e.Name, e.At)
 	case *cat.Op1:
