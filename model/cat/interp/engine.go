@@ -168,8 +168,9 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 			}
 		})
 	}
-	al := &axiom.Arena{}
-	err = p.Combine(ctx, dom, paths, al, s.execution)
+	s.r = m.getRunner()
+	defer m.putRunner(s.r)
+	err = p.Combine(ctx, dom, paths, s.r.al, s.execution)
 	if err == nil {
 		err = s.stop
 	}
@@ -194,11 +195,8 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 // values their paths read share it.
 func (s *search) execution(x *axiom.Execution) bool {
 	m := s.m
-	if s.r == nil || x.Gen != s.gen {
+	if x.Gen != s.gen {
 		s.gen = x.Gen
-		if s.r == nil {
-			s.r = newRunner(m)
-		}
 		ev := s.r.ev
 		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, g: s.r.g}
 		ev.reset(evalMark{al: ev.al.Mark()})

@@ -27,6 +27,7 @@ type runner struct {
 	ev *evaluator
 	m  *Model
 	g  *globals
+	al *axiom.Arena // the arena of the executions and the evaluation
 	// roots[i] is the scope of top-level instruction i (and the last one
 	// that of the end of the program).
 	roots []scope
@@ -70,8 +71,26 @@ func (r *runner) forcePending() {
 	r.pending = r.pending[:0]
 }
 
+// getRunner returns a runner for a search, reusing one a finished search
+// left: its arena and chunks are large, and a corpus of small tests would
+// otherwise spend much of its time allocating and clearing them.
+func (m *Model) getRunner() *runner {
+	if r, ok := m.runners.Get().(*runner); ok {
+		return r
+	}
+	return newRunner(m)
+}
+
+// putRunner gives back a runner whose search is done.
+func (m *Model) putRunner(r *runner) {
+	r.emit = nil
+	r.explainAt = nil
+	r.pending = r.pending[:0]
+	m.runners.Put(r)
+}
+
 func newRunner(m *Model) *runner {
-	r := &runner{ev: &evaluator{m: m, tags: m.tags}, m: m, g: newGlobals(m)}
+	r := &runner{ev: &evaluator{m: m, tags: m.tags}, m: m, g: newGlobals(m), al: &axiom.Arena{}}
 	r.roots = make([]scope, len(m.prog)+1)
 	for i := range r.roots {
 		r.roots[i] = scope{global: r.g, at: i}

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/cat"
@@ -57,6 +58,8 @@ type Model struct {
 	names         map[string]*nameInfo
 	nSlots, nBase int
 	perCand       []int // the instructions a candidate runs, in order
+
+	runners sync.Pool // of *runner, for reuse by later searches
 }
 
 // flatStmt is one top-level instruction of the flattened program
