@@ -29,6 +29,10 @@ type scope struct {
 	// table of top-level bindings.
 	global *globals
 	at     int
+	// Room for the first bindings of a scope from the evaluator's
+	// chunks (see evaluator.newScope).
+	nb [3]string
+	vb [3]*thunk
 }
 
 func (s *scope) lookup(name string) *thunk {
@@ -99,8 +103,8 @@ func (g *globals) set(slot int, th *thunk) {
 
 // capture returns a scope holding the current bindings of names (those
 // not bound are left out: using them fails later, as in herd).
-func capture(from *scope, names []string) *scope {
-	s := &scope{names: make([]string, 0, len(names)), vals: make([]*thunk, 0, len(names))}
+func (ev *evaluator) capture(from *scope, names []string) *scope {
+	s := ev.newScope(nil)
 	for _, n := range names {
 		if th := from.lookup(n); th != nil {
 			s.names = append(s.names, n)

@@ -138,7 +138,7 @@ func (ev *evaluator) eval(e cat.Expr, sc *scope) Value {
 		arg := ev.eval(e.Arg, sc)
 		return ev.apply(e.At, f, arg)
 	case *cat.Fun:
-		return &closureV{params: e.Params, body: e.Body, env: capture(sc, ev.m.freeVars(e)), name: e.Name, file: ev.file}
+		return &closureV{params: e.Params, body: e.Body, env: ev.capture(sc, ev.m.freeVars(e)), name: e.Name, file: ev.file}
 	case *cat.ExplicitSet:
 		return ev.explicitSet(e, sc)
 	case *cat.Bind:
@@ -197,14 +197,14 @@ func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
 // scope of the body.
 func (ev *evaluator) bindLocal(pos cat.Pos, rec bool, bs []*cat.Binding, sc *scope) *scope {
 	if !rec {
-		out := &scope{parent: sc}
+		out := ev.newScope(sc)
 		for _, b := range bs {
-			th := ev.lazyThunk(b.X, capture(sc, ev.m.freeVars(b.X)), ev.file)
+			th := ev.lazyThunk(b.X, ev.capture(sc, ev.m.freeVars(b.X)), ev.file)
 			ev.bindPat(b, th, out)
 		}
 		return out
 	}
-	out := &scope{parent: sc}
+	out := ev.newScope(sc)
 	for name, v := range ev.fixpoint(pos, bs, sc) {
 		out.names = append(out.names, name)
 		out.vals = append(out.vals, ev.valueThunk(v))
@@ -238,7 +238,7 @@ func (ev *evaluator) bindPat(b *cat.Binding, th *thunk, out *scope) {
 // each other; other values are the least fixed point reached from 0 by
 // evaluating the bindings in turn until nothing changes, as herd does.
 func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) map[string]Value {
-	frame := &scope{parent: sc}
+	frame := ev.newScope(sc)
 	var funs, vals []*cat.Binding
 	for _, b := range bs {
 		if _, ok := b.X.(*cat.Fun); ok && len(b.Pat.Names) == 1 {
@@ -308,7 +308,7 @@ func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) map[str
 func (ev *evaluator) apply(pos cat.Pos, f, arg Value) Value {
 	switch f := f.(type) {
 	case *closureV:
-		sc := &scope{parent: f.env}
+		sc := ev.newScope(f.env)
 		ev.bindArgs(pos, f.params, arg, sc)
 		saved := ev.file
 		ev.file = f.file
@@ -808,7 +808,7 @@ func (ev *evaluator) addValues(v1, v2 Value, p1, p2 cat.Pos) Value {
 func (ev *evaluator) matchSet(e *cat.MatchSet, sc *scope) Value {
 	v := ev.eval(e.X, sc)
 	bind := func(elt Value, rest Value, pre Value) Value {
-		inner := &scope{parent: sc}
+		inner := ev.newScope(sc)
 		add := func(n string, v Value) {
 			if n != "" {
 				inner.names = append(inner.names, n)

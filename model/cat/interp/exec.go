@@ -260,7 +260,7 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 	case *cat.Procedure:
 		p := &procV{params: s.Params, body: s.Body, file: fs.file}
 		sc := r.scopeOf(e)
-		p.env = capture(sc, r.m.procFree(s))
+		p.env = r.ev.capture(sc, r.m.procFree(s))
 		if s.Rec {
 			p.env = p.env.bind(s.Name, valueThunk(p))
 		}
@@ -276,7 +276,7 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 			r.ev.errorf(s.At, "%s is not a procedure", s.Name)
 		}
 		arg := r.ev.eval(s.Arg, r.scopeOf(e))
-		sc := &scope{parent: p.env}
+		sc := r.ev.newScope(p.env)
 		r.ev.bindArgs(s.At, p.params, arg, sc)
 		return r.execBody(p.body, p.file, env{sc: sc}, fl)
 	case *cat.Enum:
@@ -362,7 +362,7 @@ func (r *runner) execBody(body []cat.Stmt, file *loadedFile, e env, fl flags) (f
 			continue
 		}
 		if p, isProc := s.(*cat.Procedure); isProc {
-			pv := &procV{params: p.Params, body: p.Body, file: file, env: capture(r.scopeOf(e), r.m.procFree(p))}
+			pv := &procV{params: p.Params, body: p.Body, file: file, env: r.ev.capture(r.scopeOf(e), r.m.procFree(p))}
 			e = r.bind(e, p.Name, valueThunk(pv))
 			continue
 		}

@@ -275,9 +275,11 @@ type boxes struct {
 	rels   [][]relV
 	sets   [][]setV
 	thunks [][]thunk
+	scopes [][]scope
 	ri, rj int // next rel box: chunk ri, index rj
 	si, sj int
 	ti, tj int
+	ci, cj int
 }
 
 const boxChunk = 1024
@@ -315,21 +317,41 @@ func (b *boxes) thunk() *thunk {
 	return p
 }
 
+func (b *boxes) scope() *scope {
+	if b.ci == len(b.scopes) {
+		b.scopes = append(b.scopes, make([]scope, boxChunk/4))
+	}
+	p := &b.scopes[b.ci][b.cj]
+	if b.cj++; b.cj == boxChunk/4 {
+		b.ci, b.cj = b.ci+1, 0
+	}
+	return p
+}
+
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al                     axiom.ArenaMark
-	ri, rj, si, sj, ti, tj int
+	al                             axiom.ArenaMark
+	ri, rj, si, sj, ti, tj, ci, cj int
 }
 
 func (ev *evaluator) mark() evalMark {
 	b := &ev.bx
-	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj, b.ti, b.tj}
+	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj}
 }
 
 func (ev *evaluator) reset(m evalMark) {
 	ev.al.Reset(m.al)
 	b := &ev.bx
-	b.ri, b.rj, b.si, b.sj, b.ti, b.tj = m.ri, m.rj, m.si, m.sj, m.ti, m.tj
+	b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj = m.ri, m.rj, m.si, m.sj, m.ti, m.tj, m.ci, m.cj
+}
+
+// newScope returns an empty scope over parent from the evaluation's
+// chunks. Its first bindings use the room the scope has.
+func (ev *evaluator) newScope(parent *scope) *scope {
+	s := ev.bx.scope()
+	*s = scope{parent: parent}
+	s.names, s.vals = s.nb[:0], s.vb[:0]
+	return s
 }
 
 // valueThunk is valueThunk(v) from the evaluation's chunks.
