@@ -128,6 +128,7 @@ type search struct {
 	r          *runner
 	gen        int
 	structMark evalMark
+	locEv      [][]int // the structure's x.LocEvents()
 }
 
 func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
@@ -203,6 +204,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 		clear(s.r.g.slots)
 		clear(s.r.g.base)
 		m.bindBase(ev, s.r.g)
+		s.locEv = x.LocEvents()
 		s.r.prepass()
 		s.structMark = s.r.ev.mark()
 	} else {
@@ -215,7 +217,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 	if rfe == nil {
 		return true
 	}
-	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: x.LocEvents(), musts: map[int]axiom.Rel{}}
+	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: s.locEv, musts: map[int]axiom.Rel{}}
 	ev.cand = cand
 	if uniproc {
 		// Drop an rf that no coherent co can go with.

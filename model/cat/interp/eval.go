@@ -204,12 +204,7 @@ func (ev *evaluator) bindLocal(pos cat.Pos, rec bool, bs []*cat.Binding, sc *sco
 		}
 		return out
 	}
-	out := ev.newScope(sc)
-	for name, v := range ev.fixpoint(pos, bs, sc) {
-		out.names = append(out.names, name)
-		out.vals = append(out.vals, ev.valueThunk(v))
-	}
-	return out
+	return ev.fixpoint(pos, bs, sc)
 }
 
 // bindPat binds the pattern of b to the thunk th in out.
@@ -236,72 +231,78 @@ func (ev *evaluator) bindPat(b *cat.Binding, th *thunk, out *scope) {
 
 // fixpoint computes let rec bindings: functions are closures that see
 // each other; other values are the least fixed point reached from 0 by
-// evaluating the bindings in turn until nothing changes, as herd does.
-func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) map[string]Value {
+// evaluating the bindings in turn until nothing changes, as herd does. It
+// returns the scope over sc that binds the names to their values.
+func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) *scope {
 	frame := ev.newScope(sc)
-	var funs, vals []*cat.Binding
-	for _, b := range bs {
-		if _, ok := b.X.(*cat.Fun); ok && len(b.Pat.Names) == 1 {
-			funs = append(funs, b)
-		} else {
-			vals = append(vals, b)
-		}
-	}
-	idx := map[string]int{}
 	for _, b := range bs {
 		for _, n := range b.Pat.Names {
-			if n == "" {
-				continue
+			if n != "" {
+				frame.names = append(frame.names, n)
+				frame.vals = append(frame.vals, ev.valueThunk(theEmpty))
 			}
-			idx[n] = len(frame.names)
-			frame.names = append(frame.names, n)
-			frame.vals = append(frame.vals, ev.valueThunk(theEmpty))
 		}
 	}
 	// Closures capture the frame itself, so that they see each other and
 	// the current values.
-	for _, b := range funs {
-		f := b.X.(*cat.Fun)
-		frame.vals[idx[b.Pat.Names[0]]] = ev.valueThunk(&closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file})
-	}
-	out := map[string]Value{}
-	if len(vals) > 0 {
-		for iter := 0; ; iter++ {
-			if iter > 10000 {
-				ev.errorf(pos, "let rec does not reach a fixed point")
-			}
-			changed := false
-			for _, b := range vals {
-				v := ev.eval(b.X, frame)
-				names := b.Pat.Names
-				var vs []Value
-				if !b.Pat.Tuple && len(names) == 1 {
-					vs = []Value{v}
-				} else if tup, ok := v.(tupleV); ok && len(tup) == len(names) {
-					vs = tup
-				} else {
-					ev.errorf(b.At, "binding mismatch")
-				}
-				for i, n := range names {
-					if n == "" {
-						continue
-					}
-					old := frame.vals[idx[n]].v
-					if compareValues(old, vs[i]) != 0 {
-						changed = true
-					}
-					frame.vals[idx[n]] = ev.valueThunk(vs[i])
-				}
-			}
-			if !changed {
-				break
-			}
+	vals := false
+	for _, b := range bs {
+		if f, ok := b.X.(*cat.Fun); ok && len(b.Pat.Names) == 1 {
+			frame.vals[frameIndex(frame, b.Pat.Names[0])] = ev.valueThunk(&closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file})
+		} else {
+			vals = true
 		}
 	}
-	for n, i := range idx {
-		out[n] = frame.vals[i].v
+	if !vals {
+		return frame
 	}
-	return out
+	// set binds name n to v, reporting whether its value changed.
+	set := func(n string, v Value) bool {
+		if n == "" {
+			return false
+		}
+		k := frameIndex(frame, n)
+		changed := compareValues(frame.vals[k].v, v) != 0
+		frame.vals[k] = ev.valueThunk(v)
+		return changed
+	}
+	for iter := 0; ; iter++ {
+		if iter > 10000 {
+			ev.errorf(pos, "let rec does not reach a fixed point")
+		}
+		changed := false
+		for _, b := range bs {
+			if _, ok := b.X.(*cat.Fun); ok && len(b.Pat.Names) == 1 {
+				continue
+			}
+			v := ev.eval(b.X, frame)
+			names := b.Pat.Names
+			if !b.Pat.Tuple && len(names) == 1 {
+				changed = set(names[0], v) || changed
+				continue
+			}
+			tup, ok := v.(tupleV)
+			if !ok || len(tup) != len(names) {
+				ev.errorf(b.At, "binding mismatch")
+			}
+			for i, n := range names {
+				changed = set(n, tup[i]) || changed
+			}
+		}
+		if !changed {
+			return frame
+		}
+	}
+}
+
+// frameIndex returns the index of the last binding of n in frame.
+func frameIndex(frame *scope, n string) int {
+	for k := len(frame.names) - 1; k >= 0; k-- {
+		if frame.names[k] == n {
+			return k
+		}
+	}
+	return -1
 }
 
 // apply applies a function to an argument.

@@ -381,12 +381,12 @@ func (r *runner) let(s *cat.Let, e env) []*thunk {
 	sc := r.scopeOf(e)
 	var out []*thunk
 	if s.Rec {
-		vals := r.ev.fixpoint(s.At, s.Bindings, sc)
+		frame := r.ev.fixpoint(s.At, s.Bindings, sc)
 		for _, b := range s.Bindings {
 			for _, n := range b.Pat.Names {
 				var th *thunk
 				if n != "" {
-					th = valueThunk(vals[n])
+					th = frame.vals[frameIndex(frame, n)]
 				}
 				out = append(out, th)
 			}

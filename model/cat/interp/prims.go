@@ -2,6 +2,8 @@ package interp
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -142,12 +144,15 @@ func classesLoc(ev *evaluator, arg Value) (Value, error) {
 	default:
 		return nil, fmt.Errorf("event set expected, %s found", typeName(arg))
 	}
-	byLoc := map[int]axiom.Set{}
+	byLoc := make([]axiom.Set, len(ev.x.P.Names))
 	var locs []int
 	s.Each(func(i int) {
 		l := ev.x.Ev[i].Loc
 		if l < 0 {
 			return
+		}
+		for l >= len(byLoc) {
+			byLoc = append(byLoc, nil)
 		}
 		if byLoc[l] == nil {
 			byLoc[l] = ev.al.Set(ev.x.N)
@@ -245,9 +250,59 @@ func (ev *evaluator) orderRel(order []int) axiom.Rel {
 // candidate's rf are skipped (they would be rejected anyway).
 func (ev *evaluator) eachLin(l *linV, f func(axiom.Rel) bool) bool {
 	before := ev.withMust(l)
+	if r, n := ev.forcedOrder(l.ws, before); n == 0 {
+		return true // no order: before has a cycle
+	} else if n == 1 {
+		return f(r)
+	}
 	return axiom.Linearisations(l.ws, before, func(order []int) bool {
 		return f(ev.orderRel(order))
 	})
+}
+
+// forcedOrder returns the number of total orders of ws that extend
+// before when it is 0 or 1 (2 meaning more), and the one order as a
+// relation. A forced order is the common case of the orders of one
+// location's writes given what its reads saw (one write and the initial
+// one, say), and needs none of the enumeration's buffers.
+func (ev *evaluator) forcedOrder(ws []int, before axiom.Rel) (axiom.Rel, int) {
+	if len(ws) > 64 {
+		return axiom.Rel{}, 2
+	}
+	r := ev.emptyRel()
+	left := uint64(1)<<len(ws) - 1
+	if len(ws) == 64 {
+		left = ^uint64(0)
+	}
+	var placed uint64
+	for left != 0 {
+		next := -1
+		for m := left; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros64(m)
+			free := true
+			for m2 := left &^ (1 << k); m2 != 0; m2 &= m2 - 1 {
+				if before.Has(ws[bits.TrailingZeros64(m2)], ws[k]) {
+					free = false
+					break
+				}
+			}
+			if free {
+				if next >= 0 {
+					return axiom.Rel{}, 2 // two choices
+				}
+				next = k
+			}
+		}
+		if next < 0 {
+			return axiom.Rel{}, 0 // a cycle
+		}
+		for m := placed; m != 0; m &= m - 1 {
+			r.Add(ws[bits.TrailingZeros64(m)], ws[next])
+		}
+		placed |= 1 << next
+		left &^= 1 << next
+	}
+	return r, 1
 }
 
 // withMust adds the coherence constraints of the candidate to a
@@ -405,6 +460,9 @@ func (ev *evaluator) eachProductPruned(p *productV, prune func(axiom.Rel) bool, 
 // set or relation is its least; the order matters, as linearisations and
 // cross number their results) and then adds each result, the last first,
 // to {}; this does the same without a scope and a closure call per member.
+// Once the first addition makes a set of values (the last result is not
+// an event or a pair), every later one adds to that set and cannot fail:
+// the result is the set of all results, built at once.
 func (ev *evaluator) mapSet(f, set Value) (Value, error) {
 	var elems []Value
 	switch s := set.(type) {
@@ -416,6 +474,16 @@ func (ev *evaluator) mapSet(f, set Value) (Value, error) {
 	out := make([]Value, len(elems))
 	for i, e := range elems {
 		out[i] = ev.apply(0, f, e)
+	}
+	if len(out) > 0 {
+		switch out[len(out)-1].(type) {
+		case eventV, pairV:
+		default:
+			// newValSet keeps the first of equal values; the additions
+			// keep the one added first, the last result.
+			slices.Reverse(out)
+			return newValSet(out), nil
+		}
 	}
 	var acc Value = theEmpty
 	for i := len(out) - 1; i >= 0; i-- {

@@ -2,7 +2,7 @@ package interp
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -209,9 +209,10 @@ func isEmptyValue(v Value) bool {
 	return false
 }
 
-// newValSet returns the set of vs: sorted, without duplicates.
+// newValSet returns the set of vs: sorted, without duplicates (the first
+// of equal values is kept).
 func newValSet(vs []Value) valSetV {
-	sort.SliceStable(vs, func(i, j int) bool { return compareValues(vs[i], vs[j]) < 0 })
+	slices.SortStableFunc(vs, compareValues)
 	out := vs[:0]
 	for i, v := range vs {
 		if i > 0 && compareValues(out[len(out)-1], v) == 0 {
