@@ -37,7 +37,7 @@ type runner struct {
 	// explainAt is the scope of the check being explained.
 	explainAt *scope
 	emit      func(outcome) bool // returns false to stop the enumeration
-	stop  bool
+	stop      bool
 	// noPrune turns off the pruning of partial "with" choices (for the
 	// differential tests).
 	noPrune bool
