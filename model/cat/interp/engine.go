@@ -57,17 +57,18 @@ type candidate struct {
 	src     []int
 	uniproc bool
 	locEv   [][]int
-	musts   map[int]axiom.Rel
+	// musts[l] is the coherence order location l's reads impose, when
+	// have[l] (computed on first use for each rf).
+	musts []axiom.Rel
+	have  []bool
 }
 
 func (c *candidate) must(l int) axiom.Rel {
-	if r, ok := c.musts[l]; ok {
-		return r
+	if !c.have[l] {
+		c.x.CoMust(l, c.locEv[l], c.src, c.musts[l])
+		c.have[l] = true
 	}
-	r := axiom.NewRel(c.x.N)
-	c.x.CoMust(l, c.locEv[l], c.src, r)
-	c.musts[l] = r
-	return r
+	return c.musts[l]
 }
 
 // Check runs the model on p.
@@ -128,7 +129,12 @@ type search struct {
 	r          *runner
 	gen        int
 	structMark evalMark
-	locEv      [][]int // the structure's x.LocEvents()
+	// What the structure's candidates share: x.LocEvents(), the writes
+	// of each location, and room for the coherence orders of candidate
+	// and of the rf enumeration.
+	locEv, locW [][]int
+	musts       []axiom.Rel
+	must        axiom.Rel
 }
 
 func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
@@ -205,6 +211,17 @@ func (s *search) execution(x *axiom.Execution) bool {
 		clear(s.r.g.base)
 		m.bindBase(ev, s.r.g)
 		s.locEv = x.LocEvents()
+		s.locW = make([][]int, len(s.locEv))
+		s.musts = make([]axiom.Rel, len(s.locEv))
+		for l, evs := range s.locEv {
+			for _, e := range evs {
+				if x.Ev[e].Kind == axiom.KindW {
+					s.locW[l] = append(s.locW[l], e)
+				}
+			}
+			s.musts[l] = axiom.NewRel(x.N)
+		}
+		s.must = axiom.NewRel(x.N)
 		s.r.prepass()
 		s.structMark = s.r.ev.mark()
 	} else {
@@ -217,20 +234,13 @@ func (s *search) execution(x *axiom.Execution) bool {
 	if rfe == nil {
 		return true
 	}
-	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: s.locEv, musts: map[int]axiom.Rel{}}
+	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: s.locEv, musts: s.musts, have: make([]bool, len(s.locEv))}
 	ev.cand = cand
 	if uniproc {
 		// Drop an rf that no coherent co can go with.
-		must := axiom.NewRel(x.N)
 		rfe.Check = func(l int) bool {
-			x.CoMust(l, cand.locEv[l], rfe.Src, must)
-			var ws []int
-			for _, e := range cand.locEv[l] {
-				if x.Ev[e].Kind == axiom.KindW {
-					ws = append(ws, e)
-				}
-			}
-			return axiom.HasLinearisation(ws, must)
+			x.CoMust(l, cand.locEv[l], rfe.Src, s.must)
+			return hasOrder(s.locW[l], s.must)
 		}
 	}
 	arenaMark := ev.mark()
@@ -243,7 +253,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 		if !keep {
 			return true
 		}
-		clear(cand.musts)
+		clear(cand.have)
 		s.eachFinal(x, cand, 0, fw, func() bool {
 			s.res.Candidates++
 			if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {

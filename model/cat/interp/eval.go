@@ -551,7 +551,7 @@ func kindOf(v Value) kind {
 func (ev *evaluator) evalOp(e *cat.Op, sc *scope) Value {
 	switch e.Op {
 	case cat.OpTuple:
-		out := make(tupleV, len(e.Args))
+		out := ev.bx.tuple(len(e.Args))
 		for i, a := range e.Args {
 			out[i] = ev.eval(a, sc)
 		}

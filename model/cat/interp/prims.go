@@ -73,7 +73,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		if s == nil || r.N() == 0 && ev.x.N > 0 {
 			return nil, fmt.Errorf("expected (set, relation), found (%s, %s)", typeName(t[0]), typeName(t[1]))
 		}
-		var ws []int
+		ws := make([]int, 0, s.Len())
 		s.Each(func(i int) { ws = append(ws, i) })
 		before := ev.emptyRel()
 		for _, a := range ws {
@@ -258,6 +258,39 @@ func (ev *evaluator) eachLin(l *linV, f func(axiom.Rel) bool) bool {
 	return axiom.Linearisations(l.ws, before, func(order []int) bool {
 		return f(ev.orderRel(order))
 	})
+}
+
+// hasOrder reports whether some total order of ws extends before, as
+// axiom.HasLinearisation, without allocating when ws is small.
+func hasOrder(ws []int, before axiom.Rel) bool {
+	if len(ws) > 64 {
+		return axiom.HasLinearisation(ws, before)
+	}
+	left := uint64(1)<<len(ws) - 1
+	if len(ws) == 64 {
+		left = ^uint64(0)
+	}
+	for left != 0 {
+		progress := false
+		for m := left; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros64(m)
+			free := true
+			for m2 := left &^ (1 << k); m2 != 0; m2 &= m2 - 1 {
+				if before.Has(ws[bits.TrailingZeros64(m2)], ws[k]) {
+					free = false
+					break
+				}
+			}
+			if free {
+				left &^= 1 << k
+				progress = true
+			}
+		}
+		if !progress {
+			return false
+		}
+	}
+	return true
 }
 
 // forcedOrder returns the number of total orders of ws that extend

@@ -277,10 +277,12 @@ type boxes struct {
 	sets   [][]setV
 	thunks [][]thunk
 	scopes [][]scope
-	ri, rj int // next rel box: chunk ri, index rj
+	vals   [][]Value // the members of tuples
+	ri, rj int       // next rel box: chunk ri, index rj
 	si, sj int
 	ti, tj int
 	ci, cj int
+	vi, vj int
 }
 
 const boxChunk = 1024
@@ -329,21 +331,39 @@ func (b *boxes) scope() *scope {
 	return p
 }
 
+// tuple returns room for a tuple of n members.
+func (b *boxes) tuple(n int) tupleV {
+	if n > boxChunk {
+		return make(tupleV, n)
+	}
+	for {
+		if b.vi == len(b.vals) {
+			b.vals = append(b.vals, make([]Value, boxChunk))
+		}
+		if b.vj+n <= boxChunk {
+			t := b.vals[b.vi][b.vj : b.vj+n : b.vj+n]
+			b.vj += n
+			return t
+		}
+		b.vi, b.vj = b.vi+1, 0
+	}
+}
+
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al                             axiom.ArenaMark
-	ri, rj, si, sj, ti, tj, ci, cj int
+	al                                     axiom.ArenaMark
+	ri, rj, si, sj, ti, tj, ci, cj, vi, vj int
 }
 
 func (ev *evaluator) mark() evalMark {
 	b := &ev.bx
-	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj}
+	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj, b.vi, b.vj}
 }
 
 func (ev *evaluator) reset(m evalMark) {
 	ev.al.Reset(m.al)
 	b := &ev.bx
-	b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj = m.ri, m.rj, m.si, m.sj, m.ti, m.tj, m.ci, m.cj
+	b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj, b.vi, b.vj = m.ri, m.rj, m.si, m.sj, m.ti, m.tj, m.ci, m.cj, m.vi, m.vj
 }
 
 // newScope returns an empty scope over parent from the evaluation's
