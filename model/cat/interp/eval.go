@@ -631,6 +631,10 @@ func (ev *evaluator) union(e *cat.Op, sc *scope) Value {
 func (ev *evaluator) seq(e *cat.Op, sc *scope) Value {
 	var acc axiom.Rel
 	have := false
+	// dom is the set of the filters [S] that begin the sequence, kept as
+	// a set until a relation comes: [S] ; r is r with its domain
+	// restricted to S, and needs no identity relation.
+	var dom axiom.Set
 	for _, a := range e.Args {
 		// [S] ; r and r ; [S] filter, as herd's Rid.
 		if t, ok := a.(*cat.Op1); ok && t.Op == cat.OpToID {
@@ -639,29 +643,42 @@ func (ev *evaluator) seq(e *cat.Op, sc *scope) Value {
 				return theEmpty
 			}
 			s := ev.asSet(v, t.X.Pos())
-			if !have {
-				if s.Empty() {
+			switch {
+			case have:
+				acc = acc.Restrict(nil, s)
+				if acc.Empty() {
 					return theEmpty
 				}
-				acc, have = ev.al.Ident(ev.x.N, s), true
-			} else {
-				acc = acc.Restrict(nil, s)
+			case dom == nil:
+				dom = s
+			default:
+				dom = dom.Inter(s)
 			}
-		} else {
-			v := ev.eval(a, sc)
-			if kindOf(v) == kEmpty {
+			if !have && dom.Empty() {
 				return theEmpty
 			}
-			r := ev.asRel(v, a.Pos())
-			if !have {
-				acc, have = r, true
-			} else {
-				acc = acc.Seq(r)
-			}
+			continue
 		}
+		v := ev.eval(a, sc)
+		if kindOf(v) == kEmpty {
+			return theEmpty
+		}
+		r := ev.asRel(v, a.Pos())
+		switch {
+		case have:
+			acc = acc.Seq(r)
+		case dom != nil:
+			acc = r.Restrict(dom, nil)
+		default:
+			acc = r
+		}
+		have = true
 		if acc.Empty() {
 			return theEmpty
 		}
+	}
+	if !have {
+		return ev.relv(ev.al.Ident(ev.x.N, dom))
 	}
 	return ev.relv(acc)
 }
