@@ -50,7 +50,7 @@ func (m *Model) markFixed() {
 	m.prog = make([]flatStmt, 0, len(prog))
 	for _, fs := range prog {
 		m.markFixedStmt(&fs, dyn, anyDyn)
-		if !fs.fixed {
+		if !fs.fixed && !m.noHoist {
 			var lets []*cat.Let
 			fs.s, lets = h.stmt(fs.s)
 			for _, l := range lets {

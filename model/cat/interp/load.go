@@ -60,6 +60,7 @@ type Model struct {
 	perCand       []int // the instructions a candidate runs, in order
 
 	runners sync.Pool // of *runner, for reuse by later searches
+	noHoist bool      // see Options
 }
 
 // flatStmt is one top-level instruction of the flattened program
@@ -92,6 +93,10 @@ type Options struct {
 	// Variants are the variants that hold (herd's -variant), e.g.
 	// "lkmmv2" for the Linux-kernel model.
 	Variants []string
+
+	// noHoist keeps the fixed parts of candidate-dependent instructions
+	// in place (see hoister), for the differential tests.
+	noHoist bool
 }
 
 type loader struct {
@@ -123,7 +128,7 @@ func LoadLib(name string, opt Options) (*Model, error) {
 }
 
 func load(path string, src []byte, opt Options) (*Model, error) {
-	m := &Model{Path: path, fv: map[cat.Expr][]string{}, procFv: map[*cat.Procedure][]string{},
+	m := &Model{Path: path, noHoist: opt.noHoist, fv: map[cat.Expr][]string{}, procFv: map[*cat.Procedure][]string{},
 		enums: map[string][]string{}, tags: map[string]string{}, variants: map[string]bool{}}
 	for _, v := range opt.Variants {
 		m.variants[strings.ToLower(v)] = true

@@ -293,9 +293,11 @@ func hasOrder(ws []int, before axiom.Rel) bool {
 	return true
 }
 
-// forcedOrder returns the number of total orders of ws that extend
-// before when it is 0 or 1 (2 meaning more), and the one order as a
-// relation. A forced order is the common case of the orders of one
+// forcedOrder tells whether before leaves no choice in ordering ws: it
+// returns 1 and the order as a relation when it leaves exactly one total
+// order, 0 when it leaves none (it forces a prefix, after which the rest
+// has a cycle), and 2 when it leaves a choice somewhere, to be
+// enumerated. A forced order is the common case of the orders of one
 // location's writes given what its reads saw (one write and the initial
 // one, say), and needs none of the enumeration's buffers.
 func (ev *evaluator) forcedOrder(ws []int, before axiom.Rel) (axiom.Rel, int) {
