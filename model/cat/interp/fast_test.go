@@ -199,3 +199,51 @@ func TestForcedOrderMatchesLinearisations(t *testing.T) {
 		require.Equal(t, axiom.HasLinearisation(ws, before), hasOrder(ws, before))
 	})
 }
+
+// bindingsModel exercises the top-level bindings the slots resolve from
+// the program text: a candidate-dependent let that reads W before a fixed
+// let rebinds it, a tuple pattern with _, and a name bound again after a
+// "with". Each flag is raised when a binding is read wrong, but control.
+const bindingsModel = `"top-level bindings"
+let W0 = W
+let unread = (W \ range(rf^-1)) | (0 & rf)
+let W = W | R
+let (p, _, q) = (W, R, M)
+let (r, s) = (rf, W0)
+with c from {po, loc}
+let c2 = c
+let W = W0
+flag ~empty unread & (R \ W0) as unread-saw-later-W
+flag ~empty (p \ (W0 | R)) | ((W0 | R) \ p) as tuple-first
+flag ~empty (q \ M) | (M \ q) as tuple-third
+flag ~empty (r \ rf) | (rf \ r) as tuple-dynamic
+flag ~empty (s \ W0) | (W0 \ s) as tuple-fixed
+flag ~empty (c2 \ c) | (c \ c2) as after-with
+flag ~empty (W \ W0) | (W0 \ W) as rebound
+flag ~empty W0 as control
+`
+
+// TestTopLevelBindings checks that each top-level name reads the binding
+// the program text gives it.
+func TestTopLevelBindings(t *testing.T) {
+	bell := filepath.Join(corpus, "lkmm/tools/memory-model/linux-kernel.bell")
+	if _, err := os.Stat(bell); err != nil {
+		t.Skip("no shared corpus")
+	}
+	m, err := load("bindings.cat", []byte(bindingsModel), Options{Bell: bell, Variants: []string{"lkmmv2"}})
+	require.NoError(t, err)
+	for _, f := range corpusCTests(t)[:40] {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		test, err := litmus.Parse(f, src)
+		require.NoError(t, err)
+		p, err := lkmm.Program(test, 0)
+		if err != nil {
+			continue
+		}
+		res, err := m.Check(context.Background(), p, CheckOptions{})
+		require.NoError(t, err, f)
+		require.Positive(t, res.Positive+res.Negative, f)
+		require.Equal(t, []string{"control"}, res.Flags, f)
+	}
+}
