@@ -223,6 +223,9 @@ func (s *search) execution(x *axiom.Execution) bool {
 		}
 		s.must = axiom.NewRel(x.N)
 		s.r.prepass()
+		if !s.opt.plain {
+			ev.skip = m.skips(s.r)
+		}
 		s.structMark = s.r.ev.mark()
 	} else {
 		s.r.ev.reset(s.structMark)

@@ -38,6 +38,37 @@ type evaluator struct {
 	cand *candidate        // the candidate being evaluated (rf sources, uniproc)
 	bx   boxes
 	g    *globals // the top-level bindings, for globalVar
+	// skip holds, for the execution, which intersections and
+	// differences may skip their second operand (see skipper); nil when
+	// none may.
+	skip map[*cat.Op]uint8
+}
+
+// skips reports whether operation e, whose first operand is v, may skip
+// its second: v is empty and the abstract evaluation found that the
+// second operand can neither fail nor change the result (see skipper).
+func (ev *evaluator) skips(e *cat.Op, v Value) bool {
+	if ev.skip == nil {
+		return false
+	}
+	var bit uint8
+	switch v := v.(type) {
+	case emptyV:
+		bit = skipZero
+	case *relV:
+		if !v.r.Empty() {
+			return false
+		}
+		bit = skipRel | skipRelLoose
+	case *setV:
+		if !v.s.Empty() {
+			return false
+		}
+		bit = skipSet | skipSetLoose
+	default:
+		return false
+	}
+	return ev.skip[e]&bit != 0
 }
 
 func (ev *evaluator) errorf(pos cat.Pos, format string, args ...any) {
@@ -687,12 +718,24 @@ func (ev *evaluator) inter(e *cat.Op, sc *scope) Value {
 	a, b := e.Args[0], e.Args[1]
 	// r & ~s is r \ s, as herd's eval_diff (avoids building ~s).
 	if c, ok := b.(*cat.Op1); ok && c.Op == cat.OpComp {
-		return ev.diffValues(e.At, ev.eval(a, sc), ev.eval(c.X, sc), a.Pos(), c.X.Pos())
+		v1 := ev.eval(a, sc)
+		if ev.skips(e, v1) {
+			return v1
+		}
+		return ev.diffValues(e.At, v1, ev.eval(c.X, sc), a.Pos(), c.X.Pos())
 	}
 	if c, ok := a.(*cat.Op1); ok && c.Op == cat.OpComp {
-		return ev.diffValues(e.At, ev.eval(b, sc), ev.eval(c.X, sc), b.Pos(), c.X.Pos())
+		v1 := ev.eval(b, sc)
+		if ev.skips(e, v1) {
+			return v1
+		}
+		return ev.diffValues(e.At, v1, ev.eval(c.X, sc), b.Pos(), c.X.Pos())
 	}
-	v1, v2 := ev.eval(a, sc), ev.eval(b, sc)
+	v1 := ev.eval(a, sc)
+	if ev.skips(e, v1) {
+		return v1
+	}
+	v2 := ev.eval(b, sc)
 	k1, k2 := kindOf(v1), kindOf(v2)
 	switch {
 	case k1 == kUniverse:
@@ -722,7 +765,11 @@ func (ev *evaluator) inter(e *cat.Op, sc *scope) Value {
 }
 
 func (ev *evaluator) diff(e *cat.Op, sc *scope) Value {
-	return ev.diffValues(e.At, ev.eval(e.Args[0], sc), ev.eval(e.Args[1], sc), e.Args[0].Pos(), e.Args[1].Pos())
+	v1 := ev.eval(e.Args[0], sc)
+	if ev.skips(e, v1) {
+		return v1
+	}
+	return ev.diffValues(e.At, v1, ev.eval(e.Args[1], sc), e.Args[0].Pos(), e.Args[1].Pos())
 }
 
 func (ev *evaluator) diffValues(pos cat.Pos, v1, v2 Value, p1, p2 cat.Pos) Value {

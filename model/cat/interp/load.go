@@ -61,6 +61,9 @@ type Model struct {
 
 	runners sync.Pool // of *runner, for reuse by later searches
 	noHoist bool      // see Options
+
+	fixedSlots []int      // the slots of the fixed instructions
+	skipCache  skipsCache // see skips
 }
 
 // flatStmt is one top-level instruction of the flattened program

@@ -77,6 +77,11 @@ func (m *Model) assignSlots() {
 		switch fs.s.(type) {
 		case *cat.Let, *cat.Procedure, *cat.Enum:
 			if fs.fixed {
+				for _, s := range fs.slots {
+					if s >= 0 {
+						m.fixedSlots = append(m.fixedSlots, s)
+					}
+				}
 				continue
 			}
 		case *cat.Show, *cat.ShowAs, *cat.Debug, *cat.Events, *cat.Include:
