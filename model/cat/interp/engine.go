@@ -126,9 +126,13 @@ type search struct {
 	stop   error
 
 	// The runner of the current structure of execution.
-	r          *runner
-	gen        int
-	structMark evalMark
+	r   *runner
+	gen int
+	// prepared reports whether the prepass has run for the structure
+	// (at its first candidate: a structure may have none); baseMark and
+	// structMark are the points before and after it.
+	prepared             bool
+	baseMark, structMark evalMark
 	// What the structure's candidates share: x.LocEvents(), the writes
 	// of each location, and room for the coherence orders of candidate
 	// and of the rf enumeration.
@@ -222,13 +226,12 @@ func (s *search) execution(x *axiom.Execution) bool {
 			s.musts[l] = axiom.NewRel(x.N)
 		}
 		s.must = axiom.NewRel(x.N)
-		s.r.prepass()
-		if !s.opt.plain {
-			ev.skip = m.skips(s.r)
-		}
-		s.structMark = s.r.ev.mark()
-	} else {
+		s.prepared = false
+		s.baseMark = ev.mark()
+	} else if s.prepared {
 		s.r.ev.reset(s.structMark)
+	} else {
+		s.r.ev.reset(s.baseMark)
 	}
 	r, ev, g := s.r, s.r.ev, s.r.g
 	uniproc := m.uniproc && !s.opt.plain
@@ -247,6 +250,15 @@ func (s *search) execution(x *axiom.Execution) bool {
 		}
 	}
 	arenaMark := ev.mark()
+	prepare := func() {
+		s.r.prepass()
+		if !s.opt.plain {
+			ev.skip = m.skips(s.r)
+		}
+		s.structMark = ev.mark()
+		s.prepared = true
+		arenaMark = s.structMark
+	}
 	fw := make([]int, len(s.p.Names))
 	rfe.Each(func(rf axiom.Rel) bool {
 		if s.p.RFOK != nil && !s.p.RFOK(x, rfe.Src) {
@@ -268,6 +280,9 @@ func (s *search) execution(x *axiom.Execution) bool {
 					s.stop = err
 					return false
 				}
+			}
+			if !s.prepared {
+				prepare()
 			}
 			ev.reset(arenaMark)
 			fin := axiom.Final{Mem: make([]axiom.Val, len(s.p.Names)), Regs: x.SymbolicRegs(sym)}
