@@ -60,17 +60,18 @@ type candidate struct {
 	src     []int
 	uniproc bool
 	locEv   [][]int
-	musts   map[int]axiom.Rel
+	// musts[l] is the coherence order location l's reads impose, when
+	// have[l] (computed on first use for each rf).
+	musts []axiom.Rel
+	have  []bool
 }
 
 func (c *candidate) must(l int) axiom.Rel {
-	if r, ok := c.musts[l]; ok {
-		return r
+	if !c.have[l] {
+		c.x.CoMust(l, c.locEv[l], c.src, c.musts[l])
+		c.have[l] = true
 	}
-	r := axiom.NewRel(c.x.N)
-	c.x.CoMust(l, c.locEv[l], c.src, r)
-	c.musts[l] = r
-	return r
+	return c.musts[l]
 }
 
 // Check runs the model on p.
@@ -158,10 +159,19 @@ type search struct {
 	stop   error
 
 	// The runner of the current structure of execution.
-	r          *runner
-	gen        int
-	baseMark   int
-	structMark evalMark
+	r   *runner
+	gen int
+	// prepared reports whether the prepass has run for the structure
+	// (at its first candidate: a structure may have none); baseMark and
+	// structMark are the points before and after it.
+	prepared             bool
+	baseMark, structMark evalMark
+	// What the structure's candidates share: x.LocEvents(), the writes
+	// of each location, and room for the coherence orders of candidate
+	// and of the rf enumeration.
+	locEv, locW [][]int
+	musts       []axiom.Rel
+	must        axiom.Rel
 }
 
 func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
@@ -202,8 +212,10 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 			}
 		})
 	}
-	al := &axiom.Arena{Budget: p.Budget}
-	err = p.Combine(ctx, dom, paths, al, s.execution)
+	s.r = m.getRunner()
+	defer m.putRunner(s.r)
+	s.r.al.Budget = p.Budget
+	err = p.Combine(ctx, dom, paths, s.r.al, s.execution)
 	if err == nil {
 		err = s.stop
 	}
@@ -224,51 +236,59 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 // values their paths read share it.
 func (s *search) execution(x *axiom.Execution) bool {
 	m := s.m
-	if s.r == nil || x.Gen != s.gen {
+	if x.Gen != s.gen {
 		s.gen = x.Gen
-		if s.r == nil {
-			ev := &evaluator{m: m, tags: m.tags, ids: new(int)}
-			g := newGlobals()
-			s.r = &runner{ev: ev, m: m, g: g, root: &scope{global: g}, cache: &execCache{lets: map[int][]*thunk{}, checks: map[int]bool{}}}
+		ev := s.r.ev
+		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, g: s.r.g, ids: ev.ids}
+		ev.reset(evalMark{al: ev.al.Mark()})
+		clear(s.r.g.slots)
+		clear(s.r.g.base)
+		m.bindBase(ev, s.r.g)
+		s.locEv = x.LocEvents()
+		s.locW = make([][]int, len(s.locEv))
+		s.musts = make([]axiom.Rel, len(s.locEv))
+		for l, evs := range s.locEv {
+			for _, e := range evs {
+				if x.Ev[e].Kind == axiom.KindW {
+					s.locW[l] = append(s.locW[l], e)
+				}
+			}
+			s.musts[l] = axiom.NewRel(x.N)
 		}
-		ev, g := s.r.ev, s.r.g
-		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, ids: ev.ids}
-		ev.bx.ri, ev.bx.rj, ev.bx.si, ev.bx.sj = 0, 0, 0, 0
-		g.undo(0)
-		clear(s.r.cache.lets)
-		clear(s.r.cache.checks)
-		m.bindBase(ev, g)
-		s.baseMark = g.mark()
-		s.r.prepass()
-		g.undo(s.baseMark)
-		s.structMark = s.r.ev.mark()
-	} else {
+		s.must = axiom.NewRel(x.N)
+		s.prepared = false
+		s.baseMark = ev.mark()
+	} else if s.prepared {
 		s.r.ev.reset(s.structMark)
+	} else {
+		s.r.ev.reset(s.baseMark)
 	}
-	r, ev, g, baseMark := s.r, s.r.ev, s.r.g, s.baseMark
+	r, ev, g := s.r, s.r.ev, s.r.g
 	uniproc := m.uniproc && !s.opt.plain
 	s.r.noPrune = s.opt.plain
 	rfe := axiom.NewRFEnum(x, uniproc, nil)
 	if rfe == nil {
 		return true
 	}
-	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: x.LocEvents(), musts: map[int]axiom.Rel{}}
+	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: s.locEv, musts: s.musts, have: make([]bool, len(s.locEv))}
 	ev.cand = cand
 	if uniproc {
 		// Drop an rf that no coherent co can go with.
-		must := axiom.NewRel(x.N)
 		rfe.Check = func(l int) bool {
-			x.CoMust(l, cand.locEv[l], rfe.Src, must)
-			var ws []int
-			for _, e := range cand.locEv[l] {
-				if x.Ev[e].Kind == axiom.KindW {
-					ws = append(ws, e)
-				}
-			}
-			return axiom.HasLinearisation(ws, must)
+			x.CoMust(l, cand.locEv[l], rfe.Src, s.must)
+			return hasOrder(s.locW[l], s.must)
 		}
 	}
 	arenaMark := ev.mark()
+	prepare := func() {
+		s.r.prepass()
+		if !s.opt.plain {
+			ev.skip = m.skips(s.r)
+		}
+		s.structMark = ev.mark()
+		s.prepared = true
+		arenaMark = s.structMark
+	}
 	fw := make([]int, len(s.p.Names))
 	rfe.Each(func(rf axiom.Rel) bool {
 		if s.p.RFOK != nil && !s.p.RFOK(x, rfe.Src) {
@@ -278,7 +298,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 		if !keep {
 			return true
 		}
-		clear(cand.musts)
+		clear(cand.have)
 		s.eachFinal(x, cand, 0, fw, func() bool {
 			s.res.Candidates++
 			if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {
@@ -295,8 +315,10 @@ func (s *search) execution(x *axiom.Execution) bool {
 					return false
 				}
 			}
+			if !s.prepared {
+				prepare()
+			}
 			ev.reset(arenaMark)
-			g.undo(baseMark)
 			fin := axiom.Final{Mem: make([]axiom.Val, len(s.p.Names)), Regs: x.SymbolicRegs(sym)}
 			fwSet := x.Al.Set(x.N)
 			for l := range fin.Mem {
@@ -313,9 +335,10 @@ func (s *search) execution(x *axiom.Execution) bool {
 				return true
 			}
 			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
-			g.bind("rf", valueThunk(ev.relv(rf.Clone())))
-			g.bind("FW", valueThunk(ev.setv(fwSet)))
+			g.bindBase("rf", ev.valueThunk(ev.relv(rf.Clone())))
+			g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
 			r.stop = false
+			r.pending = r.pending[:0]
 			r.wantWhy = sat && s.res.Why == ""
 			r.emit = func(o outcome) bool {
 				if o.failed != nil {
@@ -424,10 +447,10 @@ func (s *search) finish() {
 // annotations, and the primitive functions.
 func (m *Model) bindBase(ev *evaluator, g *globals) {
 	x := ev.x
-	set := func(name string, s axiom.Set) { g.bind(name, valueThunk(ev.setv(s))) }
-	rel := func(name string, r axiom.Rel) { g.bind(name, valueThunk(ev.relv(r))) }
+	set := func(name string, s axiom.Set) { g.bindBase(name, valueThunk(ev.setv(s))) }
+	rel := func(name string, r axiom.Rel) { g.bindBase(name, valueThunk(ev.relv(r))) }
 	for name, fn := range primitives {
-		g.bind(name, valueThunk(&primV{name: name, fn: fn}))
+		g.bindBase(name, valueThunk(&primV{name: name, fn: fn}))
 	}
 	for _, a := range m.annots {
 		set(setName(a), x.Al.Set(x.N))
