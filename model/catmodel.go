@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/litmus-dev/litmus/internal/limit"
+	"github.com/litmus-dev/litmus/model/report"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -198,7 +199,7 @@ type axiomSummary struct {
 func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 	res := &Result{
 		Name:     t.Name,
-		Model:    m,
+		Model:    m.String(),
 		Ok:       r.Ok,
 		Positive: r.Positive,
 		Negative: r.Negative,
@@ -206,7 +207,7 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		Why:      r.Why,
 		Stats:    Stats{States: int64(r.Candidates)},
 	}
-	res.Kind, res.Condition = Condition(t)
+	res.Kind, res.Condition = report.Condition(t)
 	for i, s := range r.States {
 		st := State{Values: make([]LocValue, len(s))}
 		for j, b := range s {

@@ -8,7 +8,7 @@ import (
 // This file compiles a C litmus thread to cir, a small list of operations
 // on numbered register slots: primitive calls (which each back end expands
 // from its model/kmap rows), register arithmetic and branches. It follows
-// model/compile_c.go construct for construct, so that the code that runs is
+// model/op/compile_c.go construct for construct, so that the code that runs is
 // the program the model explores: the same registers, the same evaluation
 // order (every primitive call of an expression, left to right, before the
 // expression's value), loops with the same shape.
@@ -108,7 +108,7 @@ func (f *cfront) fail(err error) {
 }
 
 // isReg reports whether name is a register of this thread, as
-// model/compile_c.go decides: declared, or neither a parameter nor a
+// model/op/compile_c.go decides: declared, or neither a parameter nor a
 // shared location.
 func (f *cfront) isReg(name string) bool {
 	if f.locals[name] {
@@ -294,7 +294,7 @@ func (f *cfront) stmt(s litmus.Stmt) {
 	}
 }
 
-// loop compiles while, do-while and for as model/compile_c.go does:
+// loop compiles while, do-while and for as model/op/compile_c.go does:
 //
 //	init; top: if !cond goto end; body; cont: post; goto top; end:
 //

@@ -1,4 +1,4 @@
-package model
+package op
 
 import (
 	"context"
@@ -84,7 +84,7 @@ func TestSmokeWide(t *testing.T) {
 		require.NoError(t, err, src)
 		var prev map[string]bool
 		complete := true
-		for _, m := range []Model{SC, TSO, PSO} {
+		for _, m := range []Machine{SC, TSO, PSO} {
 			res, err := Check(context.Background(), test, m, Options{MaxStates: 200_000})
 			if err != nil {
 				// Only a runtime meaning error is acceptable, with a position.

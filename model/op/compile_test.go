@@ -1,4 +1,4 @@
-package model
+package op
 
 import (
 	"testing"
@@ -167,7 +167,7 @@ exists (0:rcx=0)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			for _, m := range []Model{SC, TSO, PSO} {
+			for _, m := range []Machine{SC, TSO, PSO} {
 				for _, plain := range []bool{false, true} {
 					res := run(t, c.src, m, Options{Plain: plain})
 					require.Equal(t, []string{c.want}, stateLines(res), "%s plain=%v", m, plain)

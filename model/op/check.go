@@ -1,8 +1,9 @@
-package model
+package op
 
 import (
 	"context"
 	"encoding/binary"
+	"github.com/litmus-dev/litmus/model/report"
 	"sort"
 	"time"
 
@@ -18,7 +19,7 @@ const witnessBudget = 20_000
 // maxStuck is how many stuck states a Result reports.
 const maxStuck = 3
 
-func newMemModel(m Model) memModel {
+func newMemModel(m Machine) memModel {
 	switch m {
 	case SC:
 		return scModel{}
@@ -30,7 +31,7 @@ func newMemModel(m Model) memModel {
 	panic("model: no machine for " + m.String())
 }
 
-func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+func check(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result, error) {
 	res, err := check1(ctx, t, m, opt)
 	if e, ok := err.(*litmus.Error); ok {
 		err = litmus.ErrorList{e}
@@ -38,15 +39,15 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 	return res, err
 }
 
-func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result, error) {
 	start := time.Now()
 	p, err := compile(t)
 	if err != nil {
 		return nil, err
 	}
 	mc := &machine{p: p, mm: newMemModel(m)}
-	res := &Result{Name: t.Name, Model: m}
-	res.Kind, res.Condition = Condition(t)
+	res := &Result{Name: t.Name, Model: m.String()}
+	res.Kind, res.Condition = report.Condition(t)
 	obs, err := p.observed()
 	if err != nil {
 		return nil, err
@@ -67,7 +68,7 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 	}
 	if opt.WitnessFor != nil {
 		if witnessFor, err = p.compileProp(opt.WitnessFor); err != nil {
-			return nil, propError(err)
+			return nil, report.AsPropError(err)
 		}
 	}
 	var invs []*cprop
@@ -218,7 +219,7 @@ func check1(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result,
 			continue
 		}
 		inv := t.Invariants[i]
-		v := Violation{Invariant: "invariant (" + propString(inv.Prop, t.Arch) + ")", Pos: t.File.Position(inv.Pos()), Trace: mc.trace(sr.path(id))}
+		v := Violation{Invariant: "invariant (" + report.PropString(inv.Prop, t.Arch) + ")", Pos: t.File.Position(inv.Pos()), Trace: mc.trace(sr.path(id))}
 		v.Trace.Shortest = true
 		v.State = stateString(p, invKeys(p, inv.Prop), sr.state(id))
 		res.Violations = append(res.Violations, v)

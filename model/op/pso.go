@@ -1,4 +1,4 @@
-package model
+package op
 
 // psoModel is SPARC's Partial Store Order (The SPARC Architecture Manual,
 // Version 8, appendix K; Version 9, section 8.4.4.3): like TSO, but the
@@ -18,7 +18,7 @@ package model
 // Full fences and RMWs wait for the buffer to be empty, as in TSO.
 type psoModel struct{}
 
-func (psoModel) Model() Model { return PSO }
+func (psoModel) Model() Machine { return PSO }
 
 func (psoModel) read(s *mstate, t, loc int) (val, Source) { return tsoModel{}.read(s, t, loc) }
 

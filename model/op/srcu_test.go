@@ -1,4 +1,4 @@
-package model
+package op
 
 import (
 	"context"
@@ -39,7 +39,7 @@ exists (1:r1=1 /\ 0:r2=0)
 `
 
 func TestSRCUCrossThread(t *testing.T) {
-	for _, m := range []Model{SC, TSO, PSO} {
+	for _, m := range []Machine{SC, TSO, PSO} {
 		plain := run(t, srcuCross, m, Options{Plain: true})
 		red := run(t, srcuCross, m, Options{})
 		require.Equal(t, stateLines(plain), stateLines(red), m.String())
@@ -76,7 +76,7 @@ P1(int *x, int *y, struct srcu_struct *s)
 }
 exists (0:r1=1 /\ 0:r2=0)
 `
-	for _, m := range []Model{SC, TSO, PSO} {
+	for _, m := range []Machine{SC, TSO, PSO} {
 		res := run(t, strings.ReplaceAll(src, "STRAY", "srcu_up_read(s, 0);"), m, Options{})
 		require.Equal(t, Sometimes, res.Verdict, m.String())
 		require.Empty(t, res.Stuck, m.String())
@@ -179,7 +179,7 @@ P2(struct srcu_struct *s, int *go, int *z)
 }
 exists (1:r2=1 /\ 2:r4=1 /\ 2:r1=0)
 `
-	for _, m := range []Model{SC, TSO, PSO} {
+	for _, m := range []Machine{SC, TSO, PSO} {
 		for _, plain := range []bool{false, true} {
 			res := run(t, src, m, Options{Plain: plain})
 			require.Equal(t, Never, res.Verdict, "%s plain=%v", m, plain)

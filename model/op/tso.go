@@ -1,4 +1,4 @@
-package model
+package op
 
 // tsoModel is x86-TSO (Owens, Sarkar, Sewell, "x86-TSO: a rigorous and
 // usable programmer's model for x86 multiprocessors", CACM 53(7), 2010):
@@ -10,7 +10,7 @@ package model
 // atomically. Store fences have no effect: TSO keeps stores in order.
 type tsoModel struct{}
 
-func (tsoModel) Model() Model { return TSO }
+func (tsoModel) Model() Machine { return TSO }
 
 func (tsoModel) read(s *mstate, t, loc int) (val, Source) {
 	buf := s.th[t].buf

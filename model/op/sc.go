@@ -1,11 +1,11 @@
-package model
+package op
 
 // scModel is sequential consistency (Lamport 1979): one shared memory,
 // every access goes straight to it, and the machine runs any thread's next
 // instruction. There are no buffers, so every fence is a no-op.
 type scModel struct{}
 
-func (scModel) Model() Model { return SC }
+func (scModel) Model() Machine { return SC }
 
 func (scModel) read(s *mstate, t, loc int) (val, Source) { return s.mem[loc], FromMemory }
 

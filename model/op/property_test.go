@@ -1,7 +1,8 @@
-package model
+package op
 
 import (
 	"context"
+	"github.com/litmus-dev/litmus/model/internal/randprog"
 	"sort"
 	"testing"
 
@@ -11,9 +12,9 @@ import (
 )
 
 // outcomes runs p under m and returns its sorted final states.
-func outcomes(t require.TestingT, p *gprog, m Model, plain bool) []string {
-	test, err := parseSrc("random.litmus", p.source())
-	require.NoError(t, err, "%s", p.source())
+func outcomes(t require.TestingT, p *randprog.Prog, m Machine, plain bool) []string {
+	test, err := parseSrc("random.litmus", p.Source())
+	require.NoError(t, err, "%s", p.Source())
 	res, err := Check(context.Background(), test, m, Options{Plain: plain, NoWitness: true})
 	require.NoError(t, err)
 	require.NotEqual(t, Unknown, res.Verdict, res.Reason)
@@ -23,29 +24,16 @@ func outcomes(t require.TestingT, p *gprog, m Model, plain bool) []string {
 	return sorted
 }
 
-func subset(a, b []string) (string, bool) {
-	in := map[string]bool{}
-	for _, s := range b {
-		in[s] = true
-	}
-	for _, s := range a {
-		if !in[s] {
-			return s, false
-		}
-	}
-	return "", true
-}
-
 // TestPropNaive: the engine, reduced and plain, finds exactly the final
 // states of the naive reference enumerator, under every model.
 func TestPropNaive(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProg(t, 3, 3)
-		for _, m := range []Model{SC, TSO, PSO} {
+		p := randprog.Gen(t, 3, 3)
+		for _, m := range []Machine{SC, TSO, PSO} {
 			want := naive(p, m.String())
 			for _, plain := range []bool{false, true} {
 				got := outcomes(t, p, m, plain)
-				require.Equal(t, want, got, "%s plain=%v\n%s", m, plain, p.source())
+				require.Equal(t, want, got, "%s plain=%v\n%s", m, plain, p.Source())
 			}
 		}
 	})
@@ -55,9 +43,9 @@ func TestPropNaive(t *testing.T) {
 // final states, on bigger programs than the naive enumerator can take.
 func TestPropReducedEqualsPlain(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProg(t, 4, 4)
-		for _, m := range []Model{SC, TSO, PSO} {
-			require.Equal(t, outcomes(t, p, m, true), outcomes(t, p, m, false), "%s\n%s", m, p.source())
+		p := randprog.Gen(t, 4, 4)
+		for _, m := range []Machine{SC, TSO, PSO} {
+			require.Equal(t, outcomes(t, p, m, true), outcomes(t, p, m, false), "%s\n%s", m, p.Source())
 		}
 	})
 }
@@ -65,13 +53,13 @@ func TestPropReducedEqualsPlain(t *testing.T) {
 // TestPropInclusion: SC ⊆ TSO ⊆ PSO.
 func TestPropInclusion(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProg(t, 4, 3)
+		p := randprog.Gen(t, 4, 3)
 		sc, tso, pso := outcomes(t, p, SC, false), outcomes(t, p, TSO, false), outcomes(t, p, PSO, false)
-		if s, ok := subset(sc, tso); !ok {
-			t.Fatalf("SC state %q not in TSO\n%s", s, p.source())
+		if s, ok := randprog.Subset(sc, tso); !ok {
+			t.Fatalf("SC state %q not in TSO\n%s", s, p.Source())
 		}
-		if s, ok := subset(tso, pso); !ok {
-			t.Fatalf("TSO state %q not in PSO\n%s", s, p.source())
+		if s, ok := randprog.Subset(tso, pso); !ok {
+			t.Fatalf("TSO state %q not in PSO\n%s", s, p.Source())
 		}
 	})
 }
@@ -80,21 +68,21 @@ func TestPropInclusion(t *testing.T) {
 // equal to SC.
 func TestPropFencedIsSC(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProg(t, 4, 3).fenced()
+		p := randprog.Gen(t, 4, 3).Fenced()
 		sc := outcomes(t, p, SC, false)
-		require.Equal(t, sc, outcomes(t, p, TSO, false), "TSO\n%s", p.source())
-		require.Equal(t, sc, outcomes(t, p, PSO, false), "PSO\n%s", p.source())
+		require.Equal(t, sc, outcomes(t, p, TSO, false), "TSO\n%s", p.Source())
+		require.Equal(t, sc, outcomes(t, p, PSO, false), "PSO\n%s", p.Source())
 	})
 }
 
 // TestPropFenceRemoval: removing a fence never removes outcomes.
 func TestPropFenceRemoval(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProg(t, 3, 4)
+		p := randprog.Gen(t, 3, 4)
 		var fences [][2]int
-		for i, ops := range p.threads {
+		for i, ops := range p.Threads {
 			for j, o := range ops {
-				if o.kind == "mb" || o.kind == "wmb" {
+				if o.Kind == "mb" || o.Kind == "wmb" {
 					fences = append(fences, [2]int{i, j})
 				}
 			}
@@ -103,10 +91,10 @@ func TestPropFenceRemoval(t *testing.T) {
 			t.Skip("no fence")
 		}
 		f := rapid.SampledFrom(fences).Draw(t, "fence")
-		q := p.withoutOp(f[0], f[1])
-		for _, m := range []Model{SC, TSO, PSO} {
-			if s, ok := subset(outcomes(t, p, m, false), outcomes(t, q, m, false)); !ok {
-				t.Fatalf("%s: removing the fence P%d:%d loses %q\n%s", m, f[0], f[1], s, p.source())
+		q := p.WithoutOp(f[0], f[1])
+		for _, m := range []Machine{SC, TSO, PSO} {
+			if s, ok := randprog.Subset(outcomes(t, p, m, false), outcomes(t, q, m, false)); !ok {
+				t.Fatalf("%s: removing the fence P%d:%d loses %q\n%s", m, f[0], f[1], s, p.Source())
 			}
 		}
 	})
@@ -119,10 +107,10 @@ func parseSrc(name, src string) (*litmus.Test, error) { return litmus.Parse(name
 // reads the value the trace says.
 func TestPropWitnessReplays(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProg(t, 3, 3)
-		test, err := parseSrc("random.litmus", p.source())
+		p := randprog.Gen(t, 3, 3)
+		test, err := parseSrc("random.litmus", p.Source())
 		require.NoError(t, err)
-		m := rapid.SampledFrom([]Model{SC, TSO, PSO}).Draw(t, "model")
+		m := rapid.SampledFrom([]Machine{SC, TSO, PSO}).Draw(t, "model")
 		plain := rapid.Bool().Draw(t, "plain")
 		res, err := Check(context.Background(), test, m, Options{Plain: plain})
 		require.NoError(t, err)

@@ -1,4 +1,4 @@
-package model
+package op
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // may reach memory next. Every method that changes state is called on the
 // successor state, never on the state being expanded.
 type memModel interface {
-	Model() Model
+	Model() Machine
 	// read returns the value of location loc as thread t sees it.
 	read(s *mstate, t, loc int) (val, Source)
 	// write performs thread t's store; rel marks a release store.

@@ -1,34 +1,14 @@
-package model
+package op
 
 import (
 	"context"
 	"fmt"
+	"github.com/litmus-dev/litmus/model/internal/randprog"
 	"strings"
 	"testing"
 
 	"github.com/litmus-dev/litmus/litmus"
 )
-
-// sbRing generates the store-buffering ring of n threads: P_i writes x_i
-// and reads x_{i+1 mod n}. Under TSO every combination of reads is
-// possible: 2^n final states.
-func sbRing(n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "C SB-ring-%d\n\n{}\n\n", n)
-	for i := 0; i < n; i++ {
-		j := (i + 1) % n
-		fmt.Fprintf(&b, "P%d(int *x%d, int *x%d)\n{\n\tint r0;\n\n\tWRITE_ONCE(*x%d, 1);\n\tr0 = READ_ONCE(*x%d);\n}\n\n", i, i, j, i, j)
-	}
-	b.WriteString("exists (")
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteString(" /\\ ")
-		}
-		fmt.Fprintf(&b, "%d:r0=0", i)
-	}
-	b.WriteString(")\n")
-	return b.String()
-}
 
 // iriw generates IRIW with two writers (x, y) and k readers; even readers
 // read x then y, odd ones y then x.
@@ -56,7 +36,7 @@ func mustParse(tb testing.TB, name, src string) *litmus.Test {
 	return t
 }
 
-func benchCheck(b *testing.B, src string, m Model, wantStates int) {
+func benchCheck(b *testing.B, src string, m Machine, wantStates int) {
 	t := mustParse(b, "bench.litmus", src)
 	var res *Result
 	for b.Loop() {
@@ -78,21 +58,21 @@ func benchCheck(b *testing.B, src string, m Model, wantStates int) {
 }
 
 func BenchmarkSBRing(b *testing.B) {
-	for _, m := range []Model{SC, TSO, PSO} {
+	for _, m := range []Machine{SC, TSO, PSO} {
 		for n := 2; n <= 14; n++ {
 			want := 1 << n
 			if m == SC {
 				want = 1<<n - 1 // SC forbids every thread reading 0
 			}
 			b.Run(fmt.Sprintf("%s/N=%d", m, n), func(b *testing.B) {
-				benchCheck(b, sbRing(n), m, want)
+				benchCheck(b, randprog.SBRing(n), m, want)
 			})
 		}
 	}
 }
 
 func BenchmarkIRIW(b *testing.B) {
-	for _, m := range []Model{SC, TSO, PSO} {
+	for _, m := range []Machine{SC, TSO, PSO} {
 		for k := 2; k <= 8; k++ {
 			b.Run(fmt.Sprintf("%s/k=%d", m, k), func(b *testing.B) {
 				benchCheck(b, iriw(k), m, 0)
@@ -116,7 +96,7 @@ func lockCounter(n int) string {
 }
 
 func BenchmarkLockCounter(b *testing.B) {
-	for _, m := range []Model{SC, TSO, PSO} {
+	for _, m := range []Machine{SC, TSO, PSO} {
 		for n := 2; n <= 6; n++ {
 			b.Run(fmt.Sprintf("%s/N=%d", m, n), func(b *testing.B) {
 				benchCheck(b, lockCounter(n), m, 0)

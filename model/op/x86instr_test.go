@@ -1,4 +1,4 @@
-package model
+package op
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package model
+package op
 
 import (
 	"github.com/litmus-dev/litmus/litmus"
