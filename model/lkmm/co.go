@@ -225,11 +225,11 @@ func (st *enumState) coConstraints(l int) {
 				continue
 			}
 			switch {
-			case j < r && x.ev[j].kind == evW && j != w:
+			case x.po.Has(j, r) && x.ev[j].kind == evW && j != w:
 				must.Add(j, w) // CoWR
-			case j > r && x.ev[j].kind == evW && j != w:
+			case x.po.Has(r, j) && x.ev[j].kind == evW && j != w:
 				must.Add(w, j) // CoRW
-			case j < r && x.ev[j].kind == evR && st.src[j] >= 0 && st.src[j] != w:
+			case x.po.Has(j, r) && x.ev[j].kind == evR && st.src[j] >= 0 && st.src[j] != w:
 				must.Add(st.src[j], w) // CoRR
 			}
 		}
@@ -265,7 +265,7 @@ func (st *enumState) consistent(l int, o []int) bool {
 			continue
 		}
 		for b := a + 1; b < len(evs); b++ {
-			if x.thread[evs[b]] == x.thread[ea] {
+			if x.po.Has(ea, evs[b]) {
 				in[b] |= 1 << a // po-loc
 			}
 		}

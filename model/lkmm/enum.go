@@ -261,7 +261,7 @@ func (s *search) execute(pick []*trace) {
 				if f.kind != evW || f.loc != e.loc || f.val != e.val {
 					continue
 				}
-				if x.thread[w] == x.thread[r] && w > r {
+				if x.po.Has(r, w) {
 					continue // po-later: a coherence cycle
 				}
 				c = append(c, w)

@@ -1,6 +1,9 @@
 package lkmm
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // execution is one candidate execution: the events of one trace per
 // thread, the initial writes, and a choice of rf and co.
@@ -81,7 +84,9 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 			x.ev = append(x.ev, e)
 			x.thread = append(x.thread, ti)
 			for k := base; k < g; k++ {
-				x.po.Add(k, g)
+				if !slices.Contains(e.par, k-base) {
+					x.po.Add(k, g)
+				}
 			}
 			for k := base; k < base+len(t.events); k++ {
 				x.int_.Add(k, g)
