@@ -432,7 +432,7 @@ func (s *search) shapes(all [][]trace) {
 			for _, e := range tr.events {
 				buf = append(buf, byte(e.kind), byte(e.fence), byte(e.tags), byte(e.tags>>8), byte(e.tags>>16), byte(e.tags>>24),
 					byte(e.loc), byte(e.loc>>8), byte(e.rmwR), byte(e.rmwR>>8))
-				for _, deps := range [][]int{e.addr, e.data, e.ctrl} {
+				for _, deps := range [][]int{e.addr, e.data, e.ctrl, e.par} {
 					buf = append(buf, byte(len(deps)), byte(len(deps)>>8))
 					for _, d := range deps {
 						buf = append(buf, byte(d), byte(d>>8))
