@@ -3,6 +3,7 @@ package lkmm
 import (
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -36,6 +37,11 @@ type search struct {
 	flags   map[string]bool
 	why     string
 	stopErr error
+	// stop and total are shared by the workers of a parallel search
+	// (parallel.go): a limit hit by one stops all, and total counts the
+	// candidates of all; nil in a sequential search.
+	stop  *atomic.Bool
+	total *atomic.Int64
 }
 
 func (p *program) check(b *limit.Budget, opt Options) (*Result, error) {
@@ -104,12 +110,11 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 	s.indexValues(dom, all)
 	s.dom = dom
 	s.shapes(all)
-	pick := make([]*trace, len(all))
 	s.acc = make([]Set, len(all)+1)
 	for i := range s.acc {
 		s.acc[i] = newSet(s.nVals)
 	}
-	s.guard(func() { s.combine(all, pick, 0) })
+	s.searchAll(all)
 	s.finish()
 	if s.stopErr != nil {
 		if berr := b.Err(); berr != nil {
@@ -176,6 +181,8 @@ func (s *search) poll() bool {
 	if s.steps&1023 == 0 && s.stopErr == nil {
 		if err := s.b.Err(); err != nil {
 			s.stopErr = err
+		} else if s.stop != nil && s.stop.Load() {
+			s.stopErr = errHalted
 		}
 	}
 	return s.stopErr != nil
@@ -280,7 +287,12 @@ func (s *search) execute(pick []*trace) {
 // candidate checks one complete candidate execution.
 func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]int) {
 	s.res.Candidates++
-	if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {
+	if s.total != nil {
+		if n := s.total.Add(1); s.opt.MaxCandidates > 0 && n > int64(s.opt.MaxCandidates) {
+			s.stopErr = errOverLimit
+			return
+		}
+	} else if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {
 		s.stopErr = fmt.Errorf("state limit of %d candidate executions reached", s.opt.MaxCandidates)
 		return
 	}

@@ -41,6 +41,16 @@ type execution struct {
 	fixMark arenaMark // the arena past the fixed relations
 }
 
+// initWrites makes the initial write of each location, once.
+func (p *program) initWrites() {
+	if p.iw == nil {
+		p.iw = make([]event, len(p.names))
+		for i := range p.iw {
+			p.iw[i] = event{thread: -1, kind: evW, tags: tIW, loc: i, val: p.init[i], rmwR: -1, prim: "init"}
+		}
+	}
+}
+
 // newExecution builds the events and base relations of one combination of
 // thread traces. Dependencies recorded as thread-local read indices become
 // relations between global event numbers.
@@ -53,12 +63,7 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 	for _, t := range traces {
 		n += len(t.events)
 	}
-	if p.iw == nil {
-		p.iw = make([]event, nLoc)
-		for i := range p.iw {
-			p.iw[i] = event{thread: -1, kind: evW, tags: tIW, loc: i, val: p.init[i], rmwR: -1, prim: "init"}
-		}
-	}
+	p.initWrites()
 	x := reuse
 	if x == nil {
 		x = &execution{}
