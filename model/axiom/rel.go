@@ -242,6 +242,27 @@ func (r Rel) Seq(s Rel) Rel {
 		}
 		return u
 	}
+	if w == 2 {
+		// Two words per row: executions of 65 to 128 events, such as
+		// the largest RCU tests.
+		r.al.Poll()
+		rb, sb, ub := r.b, s.b, u.b
+		for i := 0; i+1 < len(rb); i += 2 {
+			var o0, o1 uint64
+			for x := rb[i]; x != 0; x &= x - 1 {
+				k := 2 * bits.TrailingZeros64(x)
+				o0 |= sb[k]
+				o1 |= sb[k+1]
+			}
+			for x := rb[i+1]; x != 0; x &= x - 1 {
+				k := 2 * (64 + bits.TrailingZeros64(x))
+				o0 |= sb[k]
+				o1 |= sb[k+1]
+			}
+			ub[i], ub[i+1] = o0, o1
+		}
+		return u
+	}
 	for i := 0; i < r.n; i++ {
 		if i&63 == 63 {
 			r.al.Poll()
@@ -313,6 +334,25 @@ func (r Rel) Plus() Rel {
 			for i := range b {
 				if b[i]&bit != 0 {
 					b[i] |= rk
+				}
+			}
+		}
+		return u
+	}
+	if w == 2 {
+		r.al.Poll()
+		b := u.b
+		for k := 0; k < r.n; k++ {
+			rk0, rk1 := b[2*k], b[2*k+1]
+			if rk0|rk1 == 0 {
+				continue
+			}
+			word, bit := k>>6, uint64(1)<<(uint(k)&63)
+			for i := word; i < len(b); i += 2 {
+				if b[i]&bit != 0 {
+					row := i &^ 1
+					b[row] |= rk0
+					b[row+1] |= rk1
 				}
 			}
 		}
