@@ -108,6 +108,7 @@ type Arena struct {
 	Budget *limit.Budget
 	// Events is the size of the current execution, for messages.
 	Events int
+	ticks  uint32
 }
 
 // Abort is the panic value with which relation code stops a search that
@@ -124,6 +125,19 @@ func (a *Arena) Poll() {
 	}
 	if err := a.Budget.Err(); err != nil {
 		panic(Abort{err})
+	}
+}
+
+// Tick is Poll once in 256 calls: for operations that are short
+// (executions of up to 128 events) but many, where reading the clock
+// each time would cost more than the operation.
+func (a *Arena) Tick() {
+	if a == nil || a.Budget == nil {
+		return
+	}
+	a.ticks++
+	if a.ticks&255 == 0 {
+		a.Poll()
 	}
 }
 
@@ -245,7 +259,7 @@ func (r Rel) Seq(s Rel) Rel {
 	if w == 2 {
 		// Two words per row: executions of 65 to 128 events, such as
 		// the largest RCU tests.
-		r.al.Poll()
+		r.al.Tick()
 		rb, sb, ub := r.b, s.b, u.b
 		for i := 0; i+1 < len(rb); i += 2 {
 			var o0, o1 uint64
@@ -340,7 +354,7 @@ func (r Rel) Plus() Rel {
 		return u
 	}
 	if w == 2 {
-		r.al.Poll()
+		r.al.Tick()
 		b := u.b
 		for k := 0; k < r.n; k++ {
 			rk0, rk1 := b[2*k], b[2*k+1]
