@@ -84,3 +84,14 @@ func TestArmliteNodepsIsOneEdit(t *testing.T) {
 	}
 	require.Equal(t, want, string(edited))
 }
+
+// TestExplainAfterPruning: where the pruned search drops the executions
+// that reach the condition before a check rejects one, explain searches
+// again without pruning and names the check and its cycle.
+func TestExplainAfterPruning(t *testing.T) {
+	for _, f := range []string{"../../model/arch/testdata/classic/aarch64/ISA2+dmb.sy+addr+addr.litmus", "../../docs/examples/arch/aarch64/MP+rel+LDADD-dmb.ld.litmus"} {
+		out, errOut, code := run(t, "explain", "--model", "aarch64", f)
+		require.Equal(t, exitOK, code, errOut)
+		require.Contains(t, out, "rejected by external: cycle", f)
+	}
+}

@@ -100,6 +100,7 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		}
 		opt.WitnessFor = p
 	}
+	opt.Explain = true
 	r, err := model.Check(ctx, t, m, opt)
 	if err != nil {
 		printInputError(env, args[0], err, nil)

@@ -38,6 +38,12 @@ type Options struct {
 	// Plain disables the partial-order reduction and forces the plain
 	// interleaving search (used by the differential tests).
 	Plain bool
+	// Explain asks a cat model for the reason of a verdict with no
+	// allowed execution satisfying the condition even when its pruned
+	// search dropped those executions before a check could name one: it
+	// then searches again without pruning, under the same limits, for
+	// Result.Why (litmus explain sets it).
+	Explain bool
 }
 
 // DefaultMaxStates is the state limit when Options.MaxStates is 0.
