@@ -88,6 +88,17 @@ func newEnum(x *execution, pruneFrom int) *enumState {
 	return st
 }
 
+// clearReads forgets the reads that take an rf source and their
+// candidates, for another combination of traces of the same shapes: the
+// rest of the state depends on the events only, and a finished
+// enumeration leaves it as newEnum made it.
+func (st *enumState) clearReads() {
+	for l := range st.reads {
+		st.reads[l] = st.reads[l][:0]
+		st.cands[l] = st.cands[l][:0]
+	}
+}
+
 // rfAt chooses the rf source of the i-th read of location l, then goes on
 // to the next read, to l's co, and to the next location.
 func (s *search) rfAt(st *enumState, l, i int) {

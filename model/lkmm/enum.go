@@ -42,6 +42,9 @@ type search struct {
 	// candidates of all; nil in a sequential search.
 	stop  *atomic.Bool
 	total *atomic.Int64
+	// enum is the rf and co enumeration of scratch, kept with it for the
+	// next combination of the same shapes (nil: none is possible).
+	enum *enumState
 }
 
 func (p *program) check(b *limit.Budget, opt Options) (*Result, error) {
@@ -222,11 +225,17 @@ func (s *search) execute(pick []*trace) {
 		return
 	}
 	x := s.scratch
+	var st *enumState
 	if x != nil && s.sameShapes(pick) {
 		// The same events and relations as the last combination, with
-		// other values: keep the base and fixed relations.
+		// other values: keep the base and fixed relations, and the
+		// enumeration's structure, which depends on the events only.
 		x.rebind(pick)
 		x.al.Reset(x.fixMark)
+		st = s.enum
+		if st != nil {
+			st.clearReads()
+		}
 	} else {
 		s.al.Reset(arenaMark{})
 		s.al.Events = n
@@ -234,16 +243,17 @@ func (s *search) execute(pick []*trace) {
 		s.scratch = x
 		x.finalLoc = s.finalLoc
 		x.fixed()
+		pruneFrom := s.opt.pruneFrom
+		if pruneFrom == 0 {
+			pruneFrom = pruneWrites
+		}
+		st = newEnum(x, pruneFrom)
+		s.enum = st
 		x.fixMark = x.al.Mark()
 	}
 	for i, tr := range pick {
 		s.last[i] = tr.shape
 	}
-	pruneFrom := s.opt.pruneFrom
-	if pruneFrom == 0 {
-		pruneFrom = pruneWrites
-	}
-	st := newEnum(x, pruneFrom)
 	if st == nil {
 		return
 	}
