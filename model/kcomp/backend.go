@@ -54,11 +54,11 @@ func regs(prefix string, ranges ...[2]int) []string {
 // to rows, X13 takes discarded results, X27 is the retry flag.
 type aarch64 struct{}
 
-func (aarch64) pool() []string    { return regs("X", [2]int{0, 9}, [2]int{18, 26}) }
-func (aarch64) args() [3]string   { return [3]string{"X10", "X11", "X12"} }
-func (aarch64) tmp() [2]string    { return [2]string{"X14", "X15"} }
-func (aarch64) discard() string   { return "X13" }
-func (aarch64) flag() string      { return "X27" }
+func (aarch64) pool() []string         { return regs("X", [2]int{0, 9}, [2]int{18, 26}) }
+func (aarch64) args() [3]string        { return [3]string{"X10", "X11", "X12"} }
+func (aarch64) tmp() [2]string         { return [2]string{"X14", "X15"} }
+func (aarch64) discard() string        { return "X13" }
+func (aarch64) flag() string           { return "X27" }
 func (aarch64) mov(d, s string) string { return "MOV " + d + "," + s }
 func (aarch64) jump(l string) string   { return "B " + l }
 
@@ -114,11 +114,11 @@ func (aarch64) format(op string, args []string) string {
 // give a value use slt, or and xori, which herd 7.58 executes.
 type riscv struct{}
 
-func (riscv) pool() []string    { return regs("x", [2]int{5, 22}) }
-func (riscv) args() [3]string   { return [3]string{"x23", "x24", "x25"} }
-func (riscv) tmp() [2]string    { return [2]string{"x28", "x29"} }
-func (riscv) discard() string   { return "x26" }
-func (riscv) flag() string      { return "x27" }
+func (riscv) pool() []string         { return regs("x", [2]int{5, 22}) }
+func (riscv) args() [3]string        { return [3]string{"x23", "x24", "x25"} }
+func (riscv) tmp() [2]string         { return [2]string{"x28", "x29"} }
+func (riscv) discard() string        { return "x26" }
+func (riscv) flag() string           { return "x27" }
 func (riscv) mov(d, s string) string { return "mv " + d + "," + s }
 func (riscv) jump(l string) string   { return "j " + l }
 
@@ -201,11 +201,11 @@ func (riscv) format(op string, args []string) string {
 // CR0 with mfcr, andi. and divw, which herd 7.58 executes.
 type ppc struct{}
 
-func (ppc) pool() []string    { return regs("r", [2]int{3, 22}) }
-func (ppc) args() [3]string   { return [3]string{"r23", "r24", "r25"} }
-func (ppc) tmp() [2]string    { return [2]string{"r28", "r29"} }
-func (ppc) discard() string   { return "r26" }
-func (ppc) flag() string      { return "r27" }
+func (ppc) pool() []string         { return regs("r", [2]int{3, 22}) }
+func (ppc) args() [3]string        { return [3]string{"r23", "r24", "r25"} }
+func (ppc) tmp() [2]string         { return [2]string{"r28", "r29"} }
+func (ppc) discard() string        { return "r26" }
+func (ppc) flag() string           { return "r27" }
 func (ppc) mov(d, s string) string { return "mr " + d + "," + s }
 func (ppc) jump(l string) string   { return "b " + l }
 
