@@ -144,6 +144,12 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 	if t.Arch != litmus.ArchC {
 		return nil, fmt.Errorf("%s: kcomp compiles C tests, not %s tests", t.Name, t.Arch)
 	}
+	if len(t.Procs) > 64 {
+		// As every model of this project refuses it (model/compile.go).
+		var l litmus.ErrorList
+		l.Add(t.File.Position(t.Pos()), fmt.Sprintf("%d threads; at most 64 are supported", len(t.Procs)))
+		return nil, l
+	}
 	be := backends[tg.Dialect]
 	if be == nil {
 		return nil, fmt.Errorf("no code generator for %s", tg.Dialect)
