@@ -121,3 +121,59 @@ func operandDump(o *Operand) string {
 	}
 	return fmt.Sprintf("kind %d", o.Kind)
 }
+
+// TestPreludeComments: before the init block of an assembly test, herd's
+// splitter reads a line as text, so "(* text" needs no "*)"; "(*" at the
+// end of a line opens a comment, which may hide a '{'.
+func TestPreludeComments(t *testing.T) {
+	src := "RISCV pc\n(*\n a { brace\n*)\n(* open, never closed\n{\n0:x6=x;\n}\n P0          ;\n lw x5,0(x6) ;\nexists (0:x5=0)\n"
+	tst, err := Parse("pc.litmus", []byte(src))
+	require.NoError(t, err)
+	require.Len(t, tst.Procs, 1)
+	require.Len(t, tst.Init, 1)
+}
+
+// TestHeaderText: in an assembly test herd's splitter takes what it does
+// not understand on the header line, and a '"' that nothing closes, as
+// text of the prelude (herd's power-tests campaign has "PPC mbl
+// (PPCMElevenLwsync )" and b5's unterminated doc string).
+func TestHeaderText(t *testing.T) {
+	for _, src := range []string{
+		"PPC mbl (PPCMElevenLwsync )\n{\n0:r4=x;\n}\n P0           ;\n lwz r1,0(r4) ;\nexists (0:r1=0)\n",
+		"PPC b5 (BasicFive)\n\"Simple sync test, barrier and no sync on loads\n{0:r4=x;}\n P0           ;\n lwz r1,0(r4) ;\nexists (0:r1=0)\n",
+	} {
+		tst, err := Parse("h.litmus", []byte(src))
+		require.NoError(t, err, src)
+		require.Len(t, tst.Init, 1)
+		again, err := Parse("h.litmus", Format(tst))
+		require.NoError(t, err, string(Format(tst)))
+		require.Len(t, again.Init, 1)
+	}
+}
+
+// TestLocationTypes: herd's locations clause may give a location a type
+// ("x int64_t", "0:r5*"); litmus fmt keeps it.
+func TestLocationTypes(t *testing.T) {
+	src := "PPC lt\n{\n0:r4=x;\n}\n P0           ;\n lwz r1,0(r4) ;\nlocations [0:r4*; x int64_t; 0:r1;]\nexists (0:r1=0)\n"
+	tst, err := Parse("lt.litmus", []byte(src))
+	require.NoError(t, err)
+	require.Len(t, tst.Locations, 3)
+	require.Equal(t, "*", tst.Locations[0].Type)
+	require.Equal(t, "int64_t", tst.Locations[1].Type)
+	require.Equal(t, "", tst.Locations[2].Type)
+	require.Contains(t, string(Format(tst)), "locations [0:r4*; x int64_t; 0:r1]")
+}
+
+// TestSymbolicRegisters: herd's symbolic registers (%x0) in the init
+// block and as operands of assembly tests; litmus fmt keeps them.
+func TestSymbolicRegisters(t *testing.T) {
+	src := "PPC sym\n{\n%x0=x; 0:r2=y;\n}\n P0             ;\n lwz r1,0(%x0)  ;\n lwzx r3,r2,%x0 ;\nexists (0:r1=0)\n"
+	tst, err := Parse("sym.litmus", []byte(src))
+	require.NoError(t, err)
+	require.Equal(t, "%x0", tst.Init[0].Name)
+	require.Equal(t, -1, tst.Init[0].Proc)
+	require.Equal(t, "%x0", tst.Procs[0].Code[0].Args[1].Mem.Base.Name)
+	require.Contains(t, string(Format(tst)), "%x0=x")
+	_, err = Parse("c.litmus", []byte("C c\n{ %x0=x; }\nP0(int *x) { }\nexists (x=0)\n"))
+	require.Error(t, err, "a C test has no symbolic registers")
+}

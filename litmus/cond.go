@@ -122,8 +122,8 @@ func (p *parser) skipKinds() {
 
 // parseLocations parses
 //
-//	Locations = "locations" "[" [ TypedLoc { ";" TypedLoc } [ ";" ] ] "]" .
-//	TypedLoc  = LocRef [ TypeName ] [ "*" ] .
+//	Locations = "locations" "[" [ LocType { ";" LocType } [ ";" ] ] "]" .
+//	LocType   = LocRef [ TypeName ] [ "*" ] .
 //
 // The keyword is already consumed. The result is non-nil even when empty.
 func (p *parser) parseLocations() []*LocRef {
@@ -132,14 +132,16 @@ func (p *parser) parseLocations() []*LocRef {
 	for !p.is("]") && p.tok != tEOF {
 		start := p.pos
 		if l := p.parseLocRef(); l != nil {
-			// herd lets a location carry the type its value prints
-			// with: "1:r1*" (a pointer), "x int", "x int*".
+			// herd's locations may give a location the type its value
+			// prints with: "x int64_t", "0:r5*" (a pointer).
 			if p.tok == tIdent {
-				l.Type = p.lit
+				l.Type, l.EndPos = p.lit, p.pos+Pos(len(p.lit))
 				p.next()
 			}
-			if p.got("*") {
+			if p.is("*") {
 				l.Type += "*"
+				l.EndPos = p.pos + 1
+				p.next()
 			}
 			locs = append(locs, l)
 		}

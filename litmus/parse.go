@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -236,6 +237,7 @@ func (p *parser) parseTest() *Test {
 	if p.test.Arch == "" {
 		return p.test
 	}
+	p.sc.symbolic = dialectOf(p.test.Arch) != nil
 	off = p.parsePrelude(off)
 	if off >= len(p.src) || p.src[off] != '{' {
 		if len(p.errs) == 0 {
@@ -364,6 +366,17 @@ func (p *parser) parseHeader() int {
 	if p.test.Arch != ArchC && off < len(p.src) && p.src[off] == ';' {
 		off = p.skipBlank(off+1, true)
 	}
+	if off < len(p.src) && p.src[off] != '\n' && dialectOf(p.test.Arch) != nil {
+		// herd's splitter reads what else the header line holds as text
+		// of the prelude (find_init), as "(PPCMElevenLwsync )", whose
+		// blank does not fit a TeX name.
+		eol := off
+		for eol < len(p.src) && p.src[eol] != '\n' && p.src[eol] != '{' {
+			eol++
+		}
+		p.test.Meta = append(p.test.Meta, &Meta{KeyPos: Pos(off + 1), Value: strings.TrimSpace(string(p.src[off:eol]))})
+		return eol
+	}
 	if off < len(p.src) && p.src[off] != '\n' {
 		// herd's splitter skips whatever follows the name up to the
 		// init block (splitter.mll, find_init), as in "LISA
@@ -392,11 +405,17 @@ func (p *parser) parseHeader() int {
 // and returns the offset of the init block's '{'.
 func (p *parser) parsePrelude(off int) int {
 	for {
-		off = p.skipBlank(off, false)
+		if dialectOf(p.test.Arch) != nil {
+			off = p.skipPreludeBlank(off)
+		} else {
+			off = p.skipBlank(off, false)
+		}
 		if off >= len(p.src) || p.src[off] == '{' {
 			return off
 		}
-		if p.src[off] == '"' {
+		if p.src[off] == '"' && (dialectOf(p.test.Arch) == nil || bytes.IndexByte(p.src[off+1:], '"') >= 0) {
+			// (In an assembly test, a '"' that no other closes starts a
+			// line of text, as herd's splitter reads it.)
 			end := off + 1
 			for end < len(p.src) && p.src[end] != '"' {
 				end++
@@ -434,11 +453,12 @@ func (p *parser) parsePrelude(off int) int {
 		key, value, ok := strings.Cut(line, "=")
 		key = strings.TrimSpace(key)
 		if !ok || !isMetaKey(key) {
-			if !strings.Contains(line, "{") && !strings.HasPrefix(strings.TrimSpace(line), "(*") {
+			if !strings.Contains(line, "{") && (dialectOf(p.test.Arch) != nil || !strings.HasPrefix(strings.TrimSpace(line), "(*")) {
 				// herd's splitter skips any other line before the
 				// init block (splitter.mll, find_init), as in a
-				// PPC test whose cycle line lost its "Cycle=";
-				// it is kept and printed back.
+				// PPC test whose cycle line lost its "Cycle=", or an
+				// assembly test's "(* text": it is kept and printed
+				// back.
 				p.test.Meta = append(p.test.Meta, &Meta{KeyPos: Pos(off + 1), Value: strings.TrimSpace(line)})
 				off = eol
 				continue
@@ -449,6 +469,40 @@ func (p *parser) parsePrelude(off int) int {
 		p.test.Meta = append(p.test.Meta, &Meta{KeyPos: Pos(off + 1), Key: key, Value: strings.TrimSpace(value)})
 		off = eol
 	}
+}
+
+// skipPreludeBlank skips the blanks and comments before a prelude line of
+// an assembly test as herd's splitter does (splitter.mll, find_init):
+// there a line's text is one token, which wins over a comment's "(*" by
+// being longer, so "(*" opens a comment only when a newline, '{' or the
+// end of the file follows it; "(* text" is a line of text like any other,
+// even when no "*)" closes it.
+func (p *parser) skipPreludeBlank(off int) int {
+	for off < len(p.src) {
+		switch c := p.src[off]; {
+		case isSpace(c):
+			off++
+		case c == '(' && off+1 < len(p.src) && p.src[off+1] == '*':
+			if off+2 < len(p.src) && p.src[off+2] != '\n' && p.src[off+2] != '\r' && p.src[off+2] != '{' && !closesOnLine(p.src[off+2:]) {
+				return off
+			}
+			off = p.sc.ocamlComment(off)
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// closesOnLine reports whether a comment's "*)" comes before the end of
+// the line: such a comment is skipped by herd either way (as a comment,
+// or as a line of text), and it may carry an expectation (Result-AARCH64).
+func closesOnLine(b []byte) bool {
+	eol := bytes.IndexByte(b, '\n')
+	if eol < 0 {
+		eol = len(b)
+	}
+	return bytes.Contains(b[:eol], []byte("*)"))
 }
 
 // isMetaKey reports whether s can be the key of a header line: herd's

@@ -66,8 +66,12 @@ func ppcInstrs() map[string][]string {
 	return t
 }
 
-// ppcReg parses a general register r0..r31 (in any case), or lr.
+// ppcReg parses a general register r0..r31 (in any case), lr, or a
+// symbolic register %name.
 func ppcReg(s string) (Register, bool) {
+	if r, ok := symbolicReg(s); ok {
+		return r, true
+	}
 	l := strings.ToLower(s)
 	if l == "lr" {
 		return Register{Name: l, Width: 64, Text: l}, true
@@ -160,4 +164,19 @@ func ppcSlot(m *matcher, code string) bool {
 		return m.emit(&Operand{Kind: OpdLabel, Label: pc.name}, 1)
 	}
 	return false
+}
+
+// symbolicReg parses herd's symbolic register "%name" (lib/symbReg.ml),
+// which stands for a register of the thread that herd picks among those
+// the thread does not name; nothing can observe which.
+func symbolicReg(s string) (Register, bool) {
+	if len(s) < 2 || s[0] != '%' || !isLetter(s[1]) {
+		return Register{}, false
+	}
+	for i := 2; i < len(s); i++ {
+		if !isLetter(s[i]) && !isDigit(s[i]) {
+			return Register{}, false
+		}
+	}
+	return Register{Name: s, Width: 64, Text: s}, true
 }

@@ -100,6 +100,9 @@ var riscvRegs = func() map[string]string {
 // riscvReg parses a register name: x0 to x31 or an ABI name (a0, t0,
 // zero, ...), in any case.
 func riscvReg(s string) (Register, bool) {
+	if r, ok := symbolicReg(s); ok {
+		return r, true
+	}
 	l := strings.ToLower(s)
 	if n, ok := riscvRegs[l]; ok {
 		return Register{Name: n, Width: 64, Text: l}, true

@@ -36,9 +36,12 @@ var ops = []string{
 // C code, where herd's comments live; inside C code "(*p)" is an
 // expression). Each "(* *)" comment is passed to onComment.
 type scanner struct {
-	src       []byte
-	off       int
-	ocaml     bool
+	src   []byte
+	off   int
+	ocaml bool
+	// symbolic lets '%' start a name: herd's symbolic registers (%x0),
+	// which assembly tests of its power-tests campaign use.
+	symbolic  bool
 	onComment func(c *Comment)
 	onError   func(off int, msg string)
 }
@@ -124,7 +127,8 @@ func (s *scanner) scan() (tokKind, int, string) {
 	start := s.off
 	c := s.src[s.off]
 	switch {
-	case isLetter(c):
+	case isLetter(c) || c == '%' && s.symbolic && s.off+1 < len(s.src) && isLetter(s.src[s.off+1]):
+		s.off++
 		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
 			s.off++
 		}

@@ -394,13 +394,10 @@ type Stats struct {
 
 // Condition returns herd's words for t's condition, as Result.Kind and
 // Result.Condition hold them: "Allowed", "Forbidden" or "Required", and
-// the condition as herd prints it; both empty when t has none.
+// the condition as herd prints it; a test without condition is herd's
+// "Required", "forall (true)".
 func Condition(t *litmus.Test) (kind, condition string) {
-	if t.Cond == nil {
-		return "", ""
-	}
-	kind = map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
-	return kind, condString(t.Cond, t.Arch)
+	return testKind(t), condString(t.Cond, t.Arch)
 }
 
 // PropError is an error in a proposition given by the caller rather than

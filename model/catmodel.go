@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"github.com/litmus-dev/litmus/internal/limit"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -149,28 +150,31 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if err != nil {
 		return nil, err
 	}
+	// One budget bounds the whole check, in every loop of the semantics,
+	// the domains, the combinations and the relations: the time limit,
+	// ctx and the memory cap, with the reason in words.
+	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	var p *axiom.Program
 	if t.Arch == litmus.ArchC {
-		p, err = lkmm.Program(t, 0)
+		p, err = lkmm.ProgramLimited(t, 0, b)
 	} else {
-		p, err = arch.Program(t, arch.Options{})
+		p, err = arch.Program(t, arch.Options{Budget: b})
 	}
 	if err != nil {
 		return nil, err
 	}
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
 	start := time.Now()
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: opt.MaxStates})
+	maxCand := opt.MaxStates
+	if maxCand <= 0 {
+		maxCand = DefaultMaxStates // as for the other models
+	}
+	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand})
 	if arch.IsMixed(err) {
 		// A mixed-size test: herd's -variant mixed meaning.
-		if p, err = arch.Program(t, arch.Options{Mixed: true}); err != nil {
+		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b}); err != nil {
 			return nil, err
 		}
-		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: opt.MaxStates})
+		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand})
 	}
 	if err != nil {
 		return nil, err

@@ -429,3 +429,57 @@ func TestConcurrentChecks(t *testing.T) {
 		require.NoError(t, <-errs)
 	}
 }
+
+// TestConditionCanonicalRegisters: herd's Condition line names a RISC-V
+// register by its number (a0 is x10) and a POWER one in lower case.
+func TestConditionCanonicalRegisters(t *testing.T) {
+	res := run(t, `RISCV abi
+{
+0:a1=x;
+}
+ P0          ;
+ lw a0,0(a1) ;
+exists (0:a0=0 /\ [x]=0)
+`, RISCV, Options{})
+	require.Equal(t, `exists (0:x10=0 /\ [x]=0)`, res.Condition)
+	res = run(t, `PPC upper
+{
+0:r1=x;
+}
+ P0           ;
+ lwz r2,0(r1) ;
+exists (0:R2=0)
+`, PPC, Options{})
+	require.Equal(t, `exists (0:r2=0)`, res.Condition)
+}
+
+// TestConditionParentheses: herd's Condition line (lib/constrGen.ml)
+// leaves out the parentheses of a conjunction inside a disjunction and of
+// chained implications; this line is herd7 7.58's for the test.
+func TestConditionParentheses(t *testing.T) {
+	res := run(t, `PPC cnd
+{
+0:r1=x;
+}
+ P0           ;
+ lwz r2,0(r1) ;
+exists ((0:r2=1 /\ [x]=0) \/ (0:r2=0 /\ ([x]=1 \/ [x]=2)) \/ not (0:r2=3 => ([x]=1 => [x]=2)))
+`, PPC, Options{})
+	require.Equal(t, `exists (0:r2=1 /\ [x]=0 \/ 0:r2=0 /\ ([x]=1 \/ [x]=2) \/ not (0:r2=3 => [x]=1 => [x]=2))`, res.Condition)
+}
+
+// TestNoCondition: a test with a locations clause and no condition is
+// herd's "Test NAME Required" with "Condition forall (true)".
+func TestNoCondition(t *testing.T) {
+	res := run(t, `PPC nocond
+{
+0:r1=x;
+}
+ P0           ;
+ lwz r2,0(r1) ;
+locations [0:r2;]
+`, PPC, Options{})
+	require.Equal(t, "Required", res.Kind)
+	require.Equal(t, "forall (true)", res.Condition)
+	require.Equal(t, Always, res.Verdict)
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/internal/x86asm"
 )
 
 // compiler holds what compiling one test needs: the program being built
@@ -239,20 +240,8 @@ func (c *compiler) domainOf(pos litmus.Pos, a *expr) int {
 }
 
 // typeSize is the size in bytes of a location of C type typ, for x86
-// address arithmetic.
-func typeSize(typ string) int {
-	switch {
-	case strings.Contains(typ, "*"), strings.Contains(typ, "64"), strings.Contains(typ, "long"):
-		return 8
-	case strings.Contains(typ, "int8"), strings.Contains(typ, "char"):
-		return 1
-	case strings.Contains(typ, "int16"), strings.Contains(typ, "short"):
-		return 2
-	case strings.Contains(typ, "int"):
-		return 4
-	}
-	return 8
-}
+// address arithmetic (x86asm.TypeSize).
+func typeSize(typ string) int { return x86asm.TypeSize(typ) }
 
 // initValue evaluates an init-block value: an integer, an address (x or
 // &x), ATOMIC_INIT(v), or a negated integer.

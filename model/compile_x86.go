@@ -1,9 +1,11 @@
 package model
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/internal/x86asm"
 )
 
 // This file compiles herd's X86 (Intel operand order, dst first) and
@@ -46,44 +48,8 @@ const cfReg = "%cf"
 // (a ^ signBit) < (b ^ signBit).
 const signBit = -1 << 63
 
-var regAliases = func() map[string]string {
-	m := map[string]string{}
-	for _, r := range []string{"a", "b", "c", "d"} {
-		full := "r" + r + "x"
-		for _, a := range []string{"e" + r + "x", r + "x", r + "l", r + "h", full} {
-			m[a] = full
-		}
-	}
-	for _, r := range []string{"si", "di", "bp", "sp"} {
-		full := "r" + r
-		for _, a := range []string{"e" + r, r, r + "l", full} {
-			m[a] = full
-		}
-	}
-	for i := 8; i <= 15; i++ {
-		full := "r" + itoa(i)
-		for _, suf := range []string{"", "d", "w", "b"} {
-			m[full+suf] = full
-		}
-	}
-	return m
-}()
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return string(rune('0'+i/10)) + string(rune('0'+i%10))
-}
-
-// canonReg returns the canonical name of an x86 register.
-func canonReg(name string) string {
-	n := strings.ToLower(strings.TrimPrefix(name, "%"))
-	if c, ok := regAliases[n]; ok {
-		return c
-	}
-	return n
-}
+// canonReg returns the canonical name of an x86 register (x86asm.CanonReg).
+func canonReg(name string) string { return x86asm.CanonReg(name) }
 
 func (c *compiler) compileAsmProc(pr *litmus.Proc) {
 	ap := &asmProc{compiler: c, th: c.thread(pr.ID), att: c.t.Arch == litmus.ArchX8664, labels: map[string]int{}}
@@ -109,32 +75,11 @@ func (ap *asmProc) emit(in instr) int { return emit(ap.th, in) }
 
 func (ap *asmProc) temp() int {
 	ap.tmp++
-	return ap.reg(ap.th, "%t"+itoa(ap.tmp))
+	return ap.reg(ap.th, "%t"+strconv.Itoa(ap.tmp))
 }
 
 // mnemonic returns the lower-case operation without an AT&T size suffix.
-func (ap *asmProc) mnemonic(op string) string {
-	m := strings.ToLower(op)
-	switch m {
-	case "mfence", "lfence", "sfence", "nop", "endbr64", "ret", "retq", "pause", "jmp", "jmpq", "jl", "jg", "jne":
-		return m
-	}
-	if len(m) > 2 {
-		base := m[:len(m)-1]
-		switch m[len(m)-1] {
-		case 'b', 'w', 'l', 'q':
-			switch {
-			case base == "mov":
-				// herd's X86 takes MOVB/MOVW/MOVL/MOVQ too (X86Parser.mly).
-				return base
-			case !ap.att:
-			case strings.Contains(" xchg uxch add sub and or xor inc dec cmp test xadd cmpxchg cmovc movnti shl shr sal sar nop neg not lea ", " "+base+" "):
-				return base
-			}
-		}
-	}
-	return m
-}
+func (ap *asmProc) mnemonic(op string) string { return x86asm.Mnemonic(op, ap.att) }
 
 func instrText(in *litmus.Instr) string {
 	s := in.Op

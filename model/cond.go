@@ -277,7 +277,7 @@ func writeProp(b *strings.Builder, pr litmus.Prop, parent string, arch litmus.Ar
 			b.WriteString("false")
 		}
 	case *litmus.BinProp:
-		paren := parent != "" && (parent != pr.Op || pr.Op == "=>")
+		paren := herdParen(parent, pr.Op)
 		if paren {
 			b.WriteString("(")
 		}
@@ -292,10 +292,34 @@ func writeProp(b *strings.Builder, pr litmus.Prop, parent string, arch litmus.Ar
 	}
 }
 
+// herdParen reports whether herd's printer (lib/constrGen.ml, is_paren)
+// puts parentheses around an operand with operator op whose parent's
+// operator is parent ("" at the top): "/\" binds tighter than "\/", and
+// both tighter than "=>", which herd chains without parentheses.
+func herdParen(parent, op string) bool {
+	switch parent {
+	case "":
+		return false
+	case "=>":
+		return op != "=>"
+	case `/\`:
+		return op != `/\`
+	case `\/`:
+		return op == "=>"
+	}
+	return true
+}
+
 func locRefString(l *litmus.LocRef, arch litmus.Arch) string {
 	if l.Proc >= 0 {
 		if arch == litmus.ArchX8664 {
 			return fmt.Sprintf("%d:%s", l.Proc, canonReg(l.Name))
+		}
+		if arch == litmus.ArchRISCV || arch == litmus.ArchPPC {
+			// herd prints a0 as x10, R1 as r1.
+			if r, ok := litmus.ArchRegister(arch, l.Name); ok {
+				return fmt.Sprintf("%d:%s", l.Proc, r.Name)
+			}
 		}
 		return fmt.Sprintf("%d:%s", l.Proc, l.Name)
 	}
@@ -315,10 +339,20 @@ func valueString(v *litmus.Value, arch litmus.Arch) string {
 	return v.Sym
 }
 
-// condString prints the test's condition as herd does.
+// condString prints the test's condition as herd does: a test without
+// one (only a locations clause) is herd's "forall (true)".
 func condString(c *litmus.Cond, arch litmus.Arch) string {
 	if c == nil {
-		return ""
+		return "forall (true)"
 	}
 	return string(c.Quant) + " (" + strings.TrimSpace(propString(c.Prop, arch)) + ")"
+}
+
+// testKind is herd's word for the test's quantifier: Allowed (exists),
+// Forbidden (~exists), Required (forall, and a test without condition).
+func testKind(t *litmus.Test) string {
+	if t.Cond == nil {
+		return "Required"
+	}
+	return map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
 }

@@ -172,3 +172,56 @@ func TestStuckReportedOnce(t *testing.T) {
 		require.Equal(t, "P0 can never finish (it is at line 20: while (r1 == 0))", res.Stuck[0].Reason, m.String())
 	}
 }
+
+// TestLimitsHoldUnderCatModels checks the time limit and the memory cap
+// under the models the cat interpreter runs: an architecture model on an
+// AArch64 test with a large state space, and the kernel's model from
+// files on a C test. Each stops with Unknown and the limit in words.
+func TestLimitsHoldUnderCatModels(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("AArch64 many\n{\n")
+	const n = 8
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%d:X1=x%d; %d:X2=x%d;\n", i, i, i, (i+1)%n)
+	}
+	b.WriteString("}\n")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		fmt.Fprintf(&b, "P%d", i)
+	}
+	b.WriteString(" ;\n")
+	for _, row := range []string{"MOV W0,#1", "STR W0,[X1]", "LDR W3,[X2]", "STR W0,[X2]", "LDR W4,[X1]"} {
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(" | ")
+			}
+			b.WriteString(row)
+		}
+		b.WriteString(" ;\n")
+	}
+	b.WriteString("exists (0:X3=0)\n")
+	test, err := parseSrc("many.litmus", b.String())
+	require.NoError(t, err)
+	res, err := Check(context.Background(), test, AArch64, Options{Timeout: 50 * time.Millisecond})
+	require.NoError(t, err)
+	require.Equal(t, Unknown, res.Verdict)
+	require.Equal(t, "timed out after 50ms", res.Reason)
+	res, err = Check(context.Background(), test, AArch64, Options{MaxMemory: 1 << 20})
+	require.NoError(t, err)
+	require.Equal(t, Unknown, res.Verdict)
+	require.Contains(t, res.Reason, "memory cap")
+
+	if _, err := os.Stat(kernelModelDir); err != nil {
+		t.Skip("no shared corpus")
+	}
+	kernel, err := LoadKernel(kernelModelDir)
+	require.NoError(t, err)
+	c, err := parseSrc("many.litmus", manyThreads(12))
+	require.NoError(t, err)
+	res, err = Check(context.Background(), c, kernel, Options{Timeout: 50 * time.Millisecond})
+	require.NoError(t, err)
+	require.Equal(t, Unknown, res.Verdict)
+	require.Equal(t, "timed out after 50ms", res.Reason)
+}

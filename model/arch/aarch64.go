@@ -444,6 +444,44 @@ func (aarch64) exec(m *machine, in *litmus.Instr) string {
 }
 
 // condHolds evaluates a condition code on the flags.
+// herdInverse is herd 7.58's inverse_cond (lib/AArch64Base.ml), with
+// which its parser reads CSET, CSETM and CINC as CSEL forms: the inverse
+// of AL is AL (so CINC Rd,Rn,AL is Rn and CSET Rd,AL is 0), and the
+// inverse of GE is GT, not LT.
+func herdInverse(cond string) string {
+	switch cond {
+	case "NE":
+		return "EQ"
+	case "EQ":
+		return "NE"
+	case "LE":
+		return "GT"
+	case "LT":
+		return "GE"
+	case "GE":
+		return "GT"
+	case "GT":
+		return "LE"
+	case "CS", "HS":
+		return "CC"
+	case "CC", "LO":
+		return "CS"
+	case "MI":
+		return "PL"
+	case "PL":
+		return "MI"
+	case "VS":
+		return "VC"
+	case "VC":
+		return "VS"
+	case "HI":
+		return "LS"
+	case "LS":
+		return "HI"
+	}
+	return "AL"
+}
+
 func condHolds(cond string, f flagsVal) bool {
 	switch cond {
 	case "EQ":
@@ -995,9 +1033,12 @@ func (m *machine) a64data(op string, args []*litmus.Operand, st *aarch64Path) bo
 		m.a64set(args[0].R, reg{v: src.v, t: src.t, p: src.p.Merge(f.r.p), known: false})
 		return true
 	case "CSET", "CSETM":
+		// herd reads CSET Rd,cond as CSEL Rd,ZR,ZR,inverse(cond) with
+		// an increment (CSETM: an inversion), its inverse_cond's quirks
+		// included (herdInverse).
 		f := st.nzcv
 		v := int64(0)
-		if condHolds(args[1].Cond, f) {
+		if !condHolds(herdInverse(args[1].Cond), f) {
 			v = 1
 			if op == "CSETM" {
 				v = trunc(-1)
@@ -1006,9 +1047,10 @@ func (m *machine) a64data(op string, args []*litmus.Operand, st *aarch64Path) bo
 		m.a64set(args[0].R, reg{v: axiom.Int(v), p: f.r.p, known: false})
 		return true
 	case "CINC":
+		// CINC Rd,Rn,cond is herd's CSINC Rd,Rn,Rn,inverse(cond).
 		a := m.a64reg(args[1].R)
 		f := st.nzcv
-		if condHolds(args[2].Cond, f) && !a.v.IsAddr() {
+		if !condHolds(herdInverse(args[2].Cond), f) && !a.v.IsAddr() {
 			a.v = axiom.Int(trunc(a.v.N + 1))
 		}
 		m.a64set(args[0].R, reg{v: a.v, t: a.t, p: a.p.Merge(f.r.p), known: false})

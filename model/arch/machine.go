@@ -15,11 +15,13 @@ package arch
 
 import (
 	"fmt"
+	"github.com/litmus-dev/litmus/internal/limit"
 	"sort"
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/internal/x86asm"
 )
 
 // Options steer the construction of a program.
@@ -34,6 +36,9 @@ type Options struct {
 	// or at an offset) only when the threads run: Check then fails with
 	// a MixedError, and the caller builds the program again with Mixed.
 	Mixed bool
+	// Budget, when not nil, bounds the time and memory of the walks of
+	// the threads (and of whatever else the caller polls it in).
+	Budget *limit.Budget
 }
 
 // semantics is one architecture's meaning of its instructions.
@@ -44,9 +49,24 @@ type semantics interface {
 	// "X0" are both "X0"), or "" when name is not a register.
 	canon(name string) string
 	// exec executes one instruction on m. It returns the label to jump
-	// to when the instruction branches, else "".
+	// to when the instruction branches (endLabel to end the thread),
+	// else "".
 	exec(m *machine, in *litmus.Instr) string
 }
+
+// endLabel is the label past a thread's last instruction: jumping there
+// ends the thread (x86's RET). No label of a test can have this name.
+const endLabel = "\x00end"
+
+// regsAsWritten is implemented by a semantics whose final states name a
+// register as the test writes it (herd prints X86's 1:EAX as written),
+// although the machine keeps every alias under canon's name.
+type regsAsWritten interface{ regsAsWritten() }
+
+// uncast is implemented by a semantics whose final values keep their 64
+// bits whatever the declared types (the operational x86 machines'
+// convention), where herd casts them.
+type uncast interface{ uncast() }
 
 var archs = map[litmus.Arch]func() semantics{}
 
@@ -62,6 +82,16 @@ type program struct {
 	opt   Options
 	sizes map[int]int // the access size of each location seen so far, in bytes
 	mixed *mixedInfo  // the granule layout of a mixed-size program, or nil
+	// arrays gives, for each location that is an element of an array
+	// (t[2] in "int64_t t[4]"), its array.
+	arrays map[int]arrayElem
+}
+
+// arrayElem places a location in its array: the array's name, the
+// element's number, the number of elements and their size in bytes.
+type arrayElem struct {
+	name       string
+	i, n, size int
 }
 
 // Program returns the assembly test t as an axiom program.
@@ -73,8 +103,8 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 	if opt.LoopBound <= 0 {
 		opt.LoopBound = 2
 	}
-	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}}
-	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, RegName: func(n string) string {
+	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}, arrays: map[int]arrayElem{}}
+	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, Budget: opt.Budget, RegName: func(n string) string {
 		if c := p.sem.canon(n); c != "" {
 			return c
 		}
@@ -84,12 +114,24 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 	if err := p.locations(); err != nil {
 		return nil, err
 	}
-	ap.Cast = p.caster(ap)
+	_, keep64 := p.sem.(uncast)
+	if !keep64 {
+		ap.Cast = p.caster(ap)
+		ap.Unsigned = p.unsigned(ap)
+	}
+	_, asWritten := p.sem.(regsAsWritten)
+	if asWritten {
+		ap.RegName, ap.RegLess = nil, nil
+	}
 	// The initial values, by location name, then the registers'.
 	init := map[string]axiom.Val{}
 	regInit := map[int]map[string]axiom.Val{}
 	var errs litmus.ErrorList
 	for _, it := range t.Init {
+		if it.Proc < 0 && it.Len > 0 {
+			p.arrayInit(it, init, &errs)
+			continue
+		}
 		v := axiom.Int(0)
 		if it.Value != nil {
 			var err error
@@ -98,10 +140,25 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 				continue
 			}
 		}
+		if it.Proc < 0 && strings.HasPrefix(it.Name, "%") {
+			// A symbolic register (herd's %x0=x): the register of the
+			// thread whose code names it.
+			for _, pr := range t.Procs {
+				if usesReg(pr, it.Name) {
+					if regInit[pr.ID] == nil {
+						regInit[pr.ID] = map[string]axiom.Val{}
+					}
+					regInit[pr.ID][it.Name] = v
+				}
+			}
+			continue
+		}
 		if it.Proc < 0 {
-			if t.Arch == litmus.ArchAArch64 && !v.IsAddr() {
-				// herd masks an initial value to its location's type.
-				v = mask(v, typeSize(it.Type))
+			// herd stores an initial value in memory cut to the size
+			// of the location's type, zero-extended (eventsMonad.ml,
+			// initwrites_non_mixed): x=-1 is 0xffffffff in an int.
+			if !keep64 && !v.IsAddr() {
+				v = axiom.Int(maskTo(it.Type, v.N))
 			}
 			init[it.Name] = v
 			continue
@@ -120,6 +177,9 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		return nil, errs
 	}
 	if opt.Mixed {
+		if len(p.arrays) > 0 {
+			return nil, p.errorf(t.Pos(), "an array in a mixed-size test: not supported (each cell of an array is a location of its own)")
+		}
 		if err := p.layoutMixed(ap, init); err != nil {
 			return nil, err
 		}
@@ -148,11 +208,14 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		}
 	}
 	for _, pr := range t.Procs {
-		th := &thread{p: p, proc: pr, regs: regInit[pr.ID], labels: map[string]int{}}
+		th := &thread{p: p, proc: pr, regs: regInit[pr.ID], labels: map[string]int{endLabel: len(pr.Code)}}
 		for i, in := range pr.Code {
 			if in.Label != "" {
 				th.labels[in.Label] = i
 			}
+		}
+		if asWritten {
+			th.written = p.writtenRegs(pr.ID)
 		}
 		ap.Threads = append(ap.Threads, th)
 	}
@@ -166,6 +229,11 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 func (p *program) locations() error {
 	t := p.test
 	seen := map[string]bool{}
+	for _, it := range t.Init {
+		if it.Proc < 0 && it.Len > 0 {
+			seen[it.Name] = true // its elements are the locations
+		}
+	}
 	add := func(n string) {
 		if !seen[n] {
 			seen[n] = true
@@ -173,7 +241,11 @@ func (p *program) locations() error {
 		}
 	}
 	for _, it := range t.Init {
-		if it.Proc < 0 {
+		if it.Proc < 0 && it.Len > 0 {
+			for i := 0; i < it.Len; i++ {
+				add(fmt.Sprintf("%s[%d]", it.Name, i))
+			}
+		} else if it.Proc < 0 && !strings.HasPrefix(it.Name, "%") {
 			add(it.Name)
 		}
 		if id, ok := it.Value.(*litmus.Ident); ok {
@@ -215,7 +287,88 @@ func (p *program) locations() error {
 	for i, n := range p.names {
 		p.index[n] = i
 	}
+	// An array's name stands for the address of its first element; the
+	// elements are laid out one after the other, by their C size.
+	for _, it := range t.Init {
+		if it.Proc >= 0 || it.Len <= 0 {
+			continue
+		}
+		if _, ok := p.index[it.Name]; !ok {
+			p.index[it.Name] = p.index[it.Name+"[0]"]
+		}
+		size := x86asm.TypeSize(it.Type)
+		for i := 0; i < it.Len; i++ {
+			p.arrays[p.index[fmt.Sprintf("%s[%d]", it.Name, i)]] = arrayElem{name: it.Name, i: i, n: it.Len, size: size}
+		}
+	}
 	return nil
+}
+
+// arrayInit sets the initial values of an array's elements from its
+// {v0, v1, ...} initializer.
+func (p *program) arrayInit(it *litmus.InitItem, init map[string]axiom.Val, errs *litmus.ErrorList) {
+	if it.Value == nil {
+		return
+	}
+	bl, ok := it.Value.(*litmus.BraceList)
+	if !ok {
+		errs.Add(p.test.File.Position(it.Pos()), fmt.Sprintf("array %s needs a {...} initializer", it.Name))
+		return
+	}
+	if len(bl.Elems) > it.Len {
+		errs.Add(p.test.File.Position(bl.Pos()), fmt.Sprintf("too many initializers for %s[%d]", it.Name, it.Len))
+		return
+	}
+	for i, e := range bl.Elems {
+		v, err := p.constVal(e)
+		if err != nil {
+			errs.Add(p.test.File.Position(e.Pos()), err.Error())
+			continue
+		}
+		init[fmt.Sprintf("%s[%d]", it.Name, i)] = v
+	}
+}
+
+// writtenRegs returns, for thread proc, the registers that the final
+// section names, each with the canonical name the machine keeps it under.
+func (p *program) writtenRegs(proc int) map[string]string {
+	out := map[string]string{}
+	ref := func(l *litmus.LocRef) {
+		if l != nil && l.Proc == proc {
+			if c := p.sem.canon(l.Name); c != "" {
+				out[l.Name] = c
+			}
+		}
+	}
+	atom := func(a *litmus.AtomProp) {
+		ref(a.Loc)
+		ref(a.Val.Loc)
+	}
+	for _, l := range p.test.Locations {
+		ref(l)
+	}
+	if p.test.Cond != nil {
+		axiom.EachAtom(p.test.Cond.Prop, atom)
+	}
+	if p.test.Filter != nil {
+		axiom.EachAtom(p.test.Filter, atom)
+	}
+	return out
+}
+
+// usesReg reports whether the code of pr names register name.
+func usesReg(pr *litmus.Proc, name string) bool {
+	for _, in := range pr.Code {
+		for _, a := range in.Args {
+			if a.R != nil && a.R.Name == name {
+				return true
+			}
+			if a.Kind == litmus.OpdMem && (a.Mem.Base.Name == name || a.Mem.Index != nil && a.Mem.Index.Name == name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // constVal evaluates an init value: an integer or a location's name.
@@ -249,6 +402,9 @@ type thread struct {
 	proc   *litmus.Proc
 	regs   map[string]axiom.Val // initial registers, by canonical name
 	labels map[string]int       // label -> index in proc.Code
+	// written maps the registers the final section names as written to
+	// their canonical names, when the semantics is regsAsWritten.
+	written map[string]string
 }
 
 func (th *thread) ID() int { return th.proc.ID }
@@ -258,7 +414,12 @@ func (th *thread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 	m := &machine{th: th, dom: dom}
 	var out []axiom.Trace
 	cut := false
-	for {
+	for n := 0; ; n++ {
+		if n&63 == 0 {
+			if err := th.p.opt.Budget.Err(); err != nil {
+				return nil, false, err
+			}
+		}
 		m.run()
 		if m.err != nil {
 			return nil, false, m.err
@@ -273,6 +434,9 @@ func (th *thread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 			regs := make(map[string]axiom.Val, len(m.regs))
 			for k, r := range m.regs {
 				regs[k] = r.v
+			}
+			for name, c := range th.written {
+				regs[name] = m.regs[c].v
 			}
 			out = append(out, axiom.Trace{Events: m.events, Regs: regs})
 		}
@@ -451,6 +615,11 @@ func (m *machine) emit(e axiom.Event) int {
 	// Dependencies relate events of different instructions (herd's
 	// "& ~same-instance").
 	e.Addr, e.Data = m.outside(e.Addr), m.outside(e.Data)
+	if e.Pick == nil && len(m.pctrl) > 0 {
+		// herd's pick-ctrl-dep relates a read to every event po-after a
+		// branch its value picks, fences (ISB) included.
+		e.Pick = &axiom.PickDeps{}
+	}
 	if e.Pick != nil {
 		e.Pick.Addr, e.Pick.Data = m.outside(e.Pick.Addr), m.outside(e.Pick.Data)
 		e.Pick.Ctrl = m.pctrl
@@ -487,6 +656,25 @@ func (m *machine) location(a axiom.Val) (int, bool) {
 	if !a.IsAddr() {
 		m.dead = true
 		return 0, false
+	}
+	if el, ok := m.th.p.arrays[a.Loc()]; ok {
+		// An element of an array: the offset moves by elements; an
+		// address that falls outside the array or inside an element
+		// designates no location. An access of another size than the
+		// element's makes a mixed-size test.
+		if m.size != 0 && m.size != el.size {
+			m.failMixed("%s[%d] is accessed with %d bytes: a mixed-size test", el.name, el.i, m.size)
+			return 0, false
+		}
+		if a.N == 0 {
+			return a.Loc(), true
+		}
+		off := int64(el.i*el.size) + a.N
+		if off < 0 || off%int64(el.size) != 0 || off/int64(el.size) >= int64(el.n) {
+			m.dead = true
+			return 0, false
+		}
+		return m.th.p.index[fmt.Sprintf("%s[%d]", el.name, off/int64(el.size))], true
 	}
 	if a.N != 0 {
 		m.failMixed("an access at %s+%d makes this a mixed-size test", m.th.p.names[a.Loc()], a.N)
@@ -625,6 +813,31 @@ func splitReg(s string) (string, int) {
 // herd prints (and compares) each value cast to the type its location or
 // register has in the init section, int (signed 32 bits) when none.
 func (p *program) caster(ap *axiom.Program) func(th int, name string, v axiom.Val) axiom.Val {
+	t := p.typer(ap)
+	return func(th int, name string, v axiom.Val) axiom.Val {
+		if v.IsAddr() {
+			return v
+		}
+		return axiom.Int(castTo(t(th, name), v.N))
+	}
+}
+
+// unsigned returns whether a register or location prints unsigned in
+// 64 bits: herd prints a value of a 64-bit unsigned type (uint64_t,
+// uintptr_t) as such (archExtra_herd.ml, pp_typed).
+func (p *program) unsigned(ap *axiom.Program) func(th int, name string) bool {
+	t := p.typer(ap)
+	return func(th int, name string) bool {
+		switch strings.TrimSpace(t(th, name)) {
+		case "uint64_t", "uintptr_t", "pteval_t":
+			return true
+		}
+		return false
+	}
+}
+
+// typer returns the declared type of a register (th >= 0) or location.
+func (p *program) typer(ap *axiom.Program) func(th int, name string) string {
 	locType := map[string]string{}
 	regType := map[int]map[string]string{}
 	for _, it := range p.test.Init {
@@ -646,22 +859,19 @@ func (p *program) caster(ap *axiom.Program) func(th int, name string, v axiom.Va
 		}
 		regType[ti][ap.RegName(it.Name)] = it.Type
 	}
-	return func(th int, name string, v axiom.Val) axiom.Val {
-		if v.IsAddr() {
-			return v
-		}
-		t := locType[name]
+	return func(th int, name string) string {
 		if th >= 0 {
-			t = regType[th][name]
+			return regType[th][name]
 		}
-		return axiom.Int(castTo(t, v.N))
+		return locType[name]
 	}
 }
 
 // castTo converts x to C type t ("" is int).
 func castTo(t string, x int64) int64 {
 	switch strings.TrimSpace(t) {
-	case "", "int", "int32_t", "signed", "signed int":
+	case "", "int", "int32_t", "signed", "signed int", "long":
+		// herd's long is 32 bits (lib/testType.ml, size_of).
 		return int64(int32(x))
 	case "uint32_t", "unsigned", "unsigned int":
 		return int64(uint32(x))
@@ -674,9 +884,22 @@ func castTo(t string, x int64) int64 {
 	case "uint16_t", "unsigned short":
 		return int64(uint16(x))
 	}
-	// 64-bit types (int64_t, uint64_t, long, intptr_t, pointers): herd
-	// prints uint64_t unsigned, which int64 cannot hold above 2^63-1;
-	// such values do not occur in the tests.
+	// 64-bit types (int64_t, uint64_t, intptr_t, pointers); herd prints
+	// the unsigned ones unsigned (program.unsigned).
+	return x
+}
+
+// maskTo keeps the bytes of x that C type t holds ("" is int),
+// zero-extended, as herd does for the initial values of memory.
+func maskTo(t string, x int64) int64 {
+	switch strings.TrimSpace(t) {
+	case "", "int", "int32_t", "signed", "signed int", "uint32_t", "unsigned", "unsigned int", "long":
+		return int64(uint32(x))
+	case "int8_t", "char", "signed char", "uint8_t", "unsigned char":
+		return int64(uint8(x))
+	case "int16_t", "short", "signed short", "uint16_t", "unsigned short":
+		return int64(uint16(x))
+	}
 	return x
 }
 

@@ -49,7 +49,7 @@ func typeSize(t string) int {
 		return 1
 	case "short", "int16_t", "uint16_t", "unsigned short":
 		return 2
-	case "int64_t", "uint64_t", "long", "unsigned long", "long long", "intptr_t", "uintptr_t":
+	case "int64_t", "uint64_t", "unsigned long", "long long", "intptr_t", "uintptr_t":
 		return 8
 	}
 	if strings.HasSuffix(strings.TrimSpace(t), "*") {

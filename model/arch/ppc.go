@@ -234,6 +234,28 @@ func (ppc) exec(m *machine, in *litmus.Instr) string {
 		}
 		m.set(args[0].R.Name, r)
 		return ""
+	case "rlwinm", "rlwimi", "clrldi":
+		a := m.ppcreg(args[1].R)
+		d := m.ppcreg(args[0].R)
+		if a.v.IsAddr() || (op == "rlwimi" && d.v.IsAddr()) {
+			m.dead = true
+			return ""
+		}
+		x := uint64(a.v.N)
+		var r reg
+		switch op {
+		case "clrldi":
+			r = reg{v: axiom.Int(int64(x & ppcMask(int(args[2].Imm), 63))), t: a.t}
+		case "rlwinm":
+			msk := ppcMask(int(args[3].Imm)+32, int(args[4].Imm)+32)
+			r = reg{v: axiom.Int(int64(ppcRot32(x, args[2].Imm) & msk)), t: a.t}
+		default:
+			msk := ppcMask(int(args[3].Imm)+32, int(args[4].Imm)+32)
+			v := ppcRot32(x, args[2].Imm)&msk | uint64(d.v.N)&^msk
+			r = reg{v: axiom.Int(int64(v)), t: d.t.Merge(a.t)}
+		}
+		m.set(args[0].R.Name, r)
+		return ""
 	case "neg", "neg.":
 		r := m.ppcreg(args[1].R)
 		if r.v.IsAddr() {
@@ -278,8 +300,8 @@ func (m *machine) ppcalu(in *litmus.Instr, op string, args []*litmus.Operand, st
 	} else {
 		b = m.ppcreg(args[2].R)
 	}
-	if (name == "addi" || name == "addis") && args[1].R.Name == "r0" {
-		a = reg{} // addi rD,0,v is li
+	if (name == "addi" || name == "addis" || name == "subi") && args[1].R.Name == "r0" {
+		a = reg{} // addi rD,0,v is li; herd reads subi rD,rA,v as addi rD,rA,-v
 	}
 	if name == "addis" {
 		b.v.N <<= 16
@@ -358,4 +380,38 @@ func (m *machine) ppcalu(in *litmus.Instr, op string, args []*litmus.Operand, st
 		st.cr[0] = crFrom(res)
 	}
 	return true
+}
+
+// ppcMask is herd's mask k1 k2 (PPCSem.ml): the bits k1 to k2 in IBM
+// numbering (bit 0 is the most significant of 64), wrapping around when
+// k1 > k2.
+func ppcMask(k1, k2 int) uint64 {
+	bit := func(k int) uint64 {
+		if k < 0 || k > 63 {
+			return 0
+		}
+		return 1 << uint(63-k)
+	}
+	var m uint64
+	if k1 <= k2 {
+		for k := k1; k <= k2; k++ {
+			m |= bit(k)
+		}
+		return m
+	}
+	m = ^uint64(0)
+	for k := k2 + 1; k < k1; k++ {
+		m &^= bit(k)
+	}
+	return m
+}
+
+// ppcRot32 is herd's rot32: the low word of x, doubled into both halves,
+// rotated left by n as herd's rot64 does, which ors x<<n with x>>(63-n)
+// (not 64-n) -- herd's arithmetic, reproduced as it is.
+func ppcRot32(x uint64, n int64) uint64 {
+	x &= 0xffffffff
+	x |= x << 32
+	k := uint(n % 64)
+	return x<<k | x>>(63-k)
 }

@@ -9,11 +9,11 @@ import (
 
 // RISCV follows herd7's RISC-V semantics (herd/RISCVSem.ml): RV64I with
 // the A extension. Tags: Acq, Rel, AcqRel (the .aq, .rl and .aq.rl
-// annotations), X (LR/SC), AMO (both events of an AMO), and one set per
-// fence: Fence.r.r ... Fence.rw.rw and Fence.tso.
+// annotations), X (LR/SC and AMOs), AMO (both events of an AMO), and one
+// set per fence: Fence.r.r ... Fence.rw.rw, Fence.tso and Fence.i.
 
 var riscvVocab = func() []string {
-	v := []string{"Acq", "Rel", "AcqRel", "Sc", "X", "AMO", "Fence.tso", "BCC"}
+	v := []string{"Acq", "Rel", "AcqRel", "Sc", "X", "AMO", "Fence.tso", "Fence.i", "BCC"}
 	for _, p := range []string{"r", "w", "rw"} {
 		for _, s := range []string{"r", "w", "rw"} {
 			v = append(v, "Fence."+p+"."+s)
@@ -71,7 +71,17 @@ func (m *machine) rvaddr(o *litmus.Operand) reg {
 	return b
 }
 
-// rvOrder returns the tags of an access's annotation suffix.
+// rvOrder returns the tags of an access's annotation suffix. (herd's
+// lexer reads lr.w.rl as lr.w and sc.w.aq as sc.w: the callers drop
+// those suffixes first.)
+
+// rvLR drops the .rl of an LR (not that of .aq.rl), as herd's lexer does.
+func rvLR(op string) string {
+	if strings.HasSuffix(op, ".aq.rl") {
+		return op
+	}
+	return strings.TrimSuffix(op, ".rl")
+}
 func rvOrder(op string) axiom.Tags {
 	switch {
 	case strings.HasSuffix(op, ".aq.rl"):
@@ -89,7 +99,12 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 	args := in.Args
 	base := strings.SplitN(op, ".", 2)[0]
 	switch {
-	case op == "nop" || op == "fence.i":
+	case op == "nop":
+		return ""
+	case op == "fence.i":
+		// herd emits a fence event in its own set, which no RISC-V
+		// model orders anything with (it is still a ctrl target).
+		m.fence(riscvTags.of("Fence.i"))
 		return ""
 	case op == "fence.tso":
 		m.fence(riscvTags.of("Fence.tso"))
@@ -117,7 +132,7 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 		return ""
 	case base == "lr":
 		a := m.rvaddr(args[1])
-		v, i := m.load(a, riscvTags.of("X")|rvOrder(op))
+		v, i := m.load(a, riscvTags.of("X")|rvOrder(rvLR(op)))
 		if i < 0 {
 			return ""
 		}
@@ -134,7 +149,7 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 			if m.stopped() {
 				return ""
 			}
-			w := m.store(a, v, riscvTags.of("X")|rvOrder(op), st.resRead)
+			w := m.store(a, v, riscvTags.of("X")|rvOrder(strings.TrimSuffix(op, ".aq")), st.resRead)
 			// herd: the result register depends on the address and on
 			// the write itself.
 			m.rvset(args[0].R, reg{v: axiom.Int(0), t: a.t.Merge(axiom.Taint{w})})
@@ -152,7 +167,8 @@ func (riscv) exec(m *machine, in *litmus.Instr) string {
 		s := m.rvreg(args[1].R)
 		a := m.rvaddr(args[2])
 		ord := rvOrder(op)
-		amo := riscvTags.of("AMO")
+		// herd annotates an AMO X mo, like LR and SC: it is in X too.
+		amo := riscvTags.of("AMO", "X")
 		// herd annotates both events of an AMO with its ordering.
 		rtags, wtags := amo|ord, amo|ord
 		// herd's AMO is one event both read and write, whose address

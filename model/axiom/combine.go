@@ -175,6 +175,10 @@ func (c *combiner) run(i int) {
 				c.err, c.stop = err, true
 				return
 			}
+			if err := c.p.Budget.Err(); err != nil {
+				c.err, c.stop = err, true
+				return
+			}
 		}
 		tr := &c.paths[i][k]
 		acc := c.acc[i+1]

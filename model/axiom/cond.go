@@ -133,6 +133,15 @@ func (c *CondEval) resolve(l *litmus.LocRef) (ObsLoc, error) {
 	return ObsLoc{Th: -1, Proc: -1, Name: l.Name, Loc: i}, nil
 }
 
+// regName is the name under which a register is kept (the location's
+// name for memory).
+func (c *CondEval) regName(o ObsLoc) string {
+	if o.Th >= 0 && c.p.RegName != nil {
+		return c.p.RegName(o.Name)
+	}
+	return o.Name
+}
+
 func (c *CondEval) Value(o ObsLoc, f Final) Val {
 	if o.Th >= 0 {
 		name := o.Name
@@ -240,7 +249,12 @@ func (c *CondEval) Ok(pos, neg int) bool {
 func (c *CondEval) Observe(f Final) State {
 	st := make(State, len(c.Observed))
 	for i, o := range c.Observed {
-		st[i] = Binding{Loc: o.Key(), Val: c.Value(o, f).Format(c.p.Names)}
+		v := c.Value(o, f)
+		if c.p.Unsigned != nil && !v.IsAddr() && v.N < 0 && c.p.Unsigned(o.Th, c.regName(o)) {
+			st[i] = Binding{Loc: o.Key(), Val: strconv.FormatUint(uint64(v.N), 10)}
+			continue
+		}
+		st[i] = Binding{Loc: o.Key(), Val: v.Format(c.p.Names)}
 	}
 	return st
 }
@@ -270,8 +284,8 @@ func (c *CondEval) StateLess(a, b State) bool {
 		case aok != bok:
 			return aok
 		}
-		ai, aerr := strconv.ParseInt(a[i].Val, 10, 64)
-		bi, berr := strconv.ParseInt(b[i].Val, 10, 64)
+		ai, aerr := parseInt64(a[i].Val)
+		bi, berr := parseInt64(b[i].Val)
 		switch {
 		case aerr == nil && berr == nil:
 			return ai < bi
@@ -296,4 +310,18 @@ func (c *CondEval) symbolic(s string) (int, bool) {
 	}
 	n, err := strconv.Atoi(s[1:])
 	return n, err == nil
+}
+
+// parseInt64 reads a printed integer; an unsigned one above 2^63-1 reads
+// as the negative int64 it is held as.
+func parseInt64(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		u, uerr := strconv.ParseUint(s, 10, 64)
+		if uerr != nil {
+			return 0, err
+		}
+		return int64(u), nil
+	}
+	return n, nil
 }

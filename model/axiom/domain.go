@@ -34,6 +34,9 @@ func (p *Program) Domains(capped bool) (dom [][]Val, converged bool, err error) 
 		}
 		maxWrites := 0
 		for _, th := range p.Threads {
+			if err := p.Budget.Err(); err != nil {
+				return nil, false, err
+			}
 			trs, _, err := th.Walk(dom, true)
 			if err != nil {
 				return nil, false, err
@@ -83,6 +86,9 @@ func (p *Program) Paths(dom [][]Val) ([][]Trace, bool, error) {
 	all := make([][]Trace, len(p.Threads))
 	cut := false
 	for i, th := range p.Threads {
+		if err := p.Budget.Err(); err != nil {
+			return nil, false, err
+		}
 		trs, c, err := th.Walk(dom, false)
 		if err != nil {
 			return nil, false, err

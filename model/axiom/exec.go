@@ -76,6 +76,9 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 	if x == nil {
 		x = &Execution{}
 	}
+	if al != nil {
+		al.Events = n
+	}
 	*x = Execution{P: p, N: n, Ev: x.Ev[:0], Thread: x.Thread[:0], Regs: x.Regs[:0], Paths: x.Paths[:0], Start: x.Start[:0], RMWOf: x.RMWOf[:0], Tag: x.Tag[:0], Al: al}
 	for i := 0; i < nLoc; i++ {
 		x.Ev = append(x.Ev, &iw[i])

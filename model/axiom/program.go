@@ -3,6 +3,8 @@ package axiom
 import (
 	"fmt"
 
+	"github.com/litmus-dev/litmus/internal/limit"
+
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -54,6 +56,17 @@ type Program struct {
 	// its declared type before a condition compares it or a state prints
 	// it, as herd does (an int register holding 1<<32 prints 0).
 	Cast func(th int, name string, v Val) Val
+	// Unsigned, when not nil, says which registers and locations hold a
+	// 64-bit unsigned type: their values print unsigned (herd prints a
+	// uint64_t holding -1 as 18446744073709551615) and still sort by
+	// their signed value, as herd's states do.
+	Unsigned func(th int, name string) bool
+
+	// Budget, when not nil, bounds the time and memory of everything
+	// run over the program: the walks of its threads (the semantics
+	// polls it), Domains, Paths, Combine and the relations of its
+	// executions (an Arena given it).
+	Budget *limit.Budget
 
 	iw []Event // the initial write of each location, built once
 }

@@ -77,6 +77,20 @@ func Program(t *litmus.Test, loopBound int) (*axiom.Program, error) {
 	return p.axiomProgram(loopBound, nil), nil
 }
 
+// ProgramLimited is Program whose threads' walks, and whatever runs over
+// the program, poll budget b (axiom.Program.Budget).
+func ProgramLimited(t *litmus.Test, loopBound int, b *limit.Budget) (*axiom.Program, error) {
+	p, err := Program(t, loopBound)
+	if err != nil {
+		return nil, err
+	}
+	p.Budget = b
+	for _, th := range p.Threads {
+		th.(*cThread).budget = b
+	}
+	return p, nil
+}
+
 // axiomProgram returns p as package axiom's program; its threads' walks
 // poll budget b (nil for none).
 func (p *program) axiomProgram(loopBound int, b *limit.Budget) *axiom.Program {

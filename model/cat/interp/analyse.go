@@ -10,12 +10,14 @@ import (
 func (m *Model) analyse() {
 	m.uniproc = m.checksUniproc()
 	m.markFixed()
+	m.assignSlots()
 	m.prunes = map[int]withPrune{}
 	for i, fs := range m.prog {
 		if _, ok := fs.s.(*cat.WithFrom); ok {
 			m.prunes[i] = m.analyseWith(i)
 		}
 	}
+	m.resolveGlobals()
 }
 
 // candidateNames are the names whose value differs between the
@@ -28,7 +30,8 @@ var candidateNames = []string{"rf", "FW",
 
 // markFixed marks the top-level lets and checks whose value depends on no
 // candidate choice (rf, the final writes, a "with" choice), directly or
-// through the names they use: those are computed once per execution.
+// through the names they use: those are computed once per execution. The
+// fixed parts of the others become lets of their own (see hoister).
 func (m *Model) markFixed() {
 	dyn := map[string]bool{}
 	for _, n := range candidateNames {
@@ -42,44 +45,68 @@ func (m *Model) markFixed() {
 		}
 		return false
 	}
-	for i := range m.prog {
-		fs := &m.prog[i]
-		switch s := fs.s.(type) {
-		case *cat.Let:
-			var fv []string
-			bound := map[string]bool{}
-			for _, b := range s.Bindings {
-				fv = append(fv, m.freeVars(b.X)...)
-				for _, n := range b.Pat.Names {
-					bound[n] = true
-				}
+	h := &hoister{m: m, dyn: dyn}
+	prog := m.prog
+	m.prog = make([]flatStmt, 0, len(prog))
+	for _, fs := range prog {
+		m.markFixedStmt(&fs, dyn, anyDyn)
+		if !fs.fixed && !m.noHoist {
+			var lets []*cat.Let
+			fs.s, lets = h.stmt(fs.s)
+			for _, l := range lets {
+				m.prog = append(m.prog, flatStmt{s: l, file: fs.file, fixed: true, lazy: true})
 			}
-			if s.When != nil {
-				fv = append(fv, m.freeVars(s.When.X)...)
-			}
-			d := false
-			for _, n := range fv {
-				if dyn[n] && !(s.Rec && bound[n]) {
-					d = true
-				}
-			}
-			fs.fixed = !d && s.When == nil
-			for n := range bound {
-				dyn[n] = d
-			}
-		case *cat.Test:
-			fs.fixed = !anyDyn(m.freeVars(s.X))
-		case *cat.WithFrom:
-			dyn[s.Var] = true
-		case *cat.Procedure:
-			dyn[s.Name] = anyDyn(m.procFree(s))
-		case *cat.MatchStmt:
-			// Its clauses may bind anything: take all as candidate-dependent.
-			for _, c := range s.Clauses {
-				markBound(c.Body, dyn)
-			}
-			markBound(s.Default, dyn)
 		}
+		m.prog = append(m.prog, fs)
+	}
+}
+
+// markFixedStmt marks one instruction and records the names it binds.
+func (m *Model) markFixedStmt(fs *flatStmt, dyn map[string]bool, anyDyn func([]string) bool) {
+	switch s := fs.s.(type) {
+	case *cat.Let:
+		var fv []string
+		bound := map[string]bool{}
+		for _, b := range s.Bindings {
+			fv = append(fv, m.freeVars(b.X)...)
+			for _, n := range b.Pat.Names {
+				bound[n] = true
+			}
+		}
+		if s.When != nil {
+			fv = append(fv, m.freeVars(s.When.X)...)
+		}
+		d := false
+		for _, n := range fv {
+			if dyn[n] && !(s.Rec && bound[n]) {
+				d = true
+			}
+		}
+		fs.fixed = !d && s.When == nil
+		fs.lazy = !s.Rec && s.When == nil
+		for _, b := range s.Bindings {
+			if b.Pat.Tuple || len(b.Pat.Names) != 1 || b.Pat.Names[0] == "" {
+				fs.lazy = false
+			}
+		}
+		for n := range bound {
+			dyn[n] = d
+		}
+	case *cat.Test:
+		fs.fixed = !anyDyn(m.freeVars(s.X))
+	case *cat.WithFrom:
+		dyn[s.Var] = true
+	case *cat.Procedure:
+		dyn[s.Name] = anyDyn(m.procFree(s))
+		fs.fixed = !dyn[s.Name]
+	case *cat.Enum:
+		fs.fixed = true
+	case *cat.MatchStmt:
+		// Its clauses may bind anything: take all as candidate-dependent.
+		for _, c := range s.Clauses {
+			markBound(c.Body, dyn)
+		}
+		markBound(s.Default, dyn)
 	}
 }
 

@@ -1,8 +1,11 @@
 package interp
 
 import (
+	"errors"
+
 	"context"
 	"fmt"
+	"github.com/litmus-dev/litmus/internal/limit"
 	"sort"
 
 	"github.com/litmus-dev/litmus/litmus"
@@ -57,17 +60,18 @@ type candidate struct {
 	src     []int
 	uniproc bool
 	locEv   [][]int
-	musts   map[int]axiom.Rel
+	// musts[l] is the coherence order location l's reads impose, when
+	// have[l] (computed on first use for each rf).
+	musts []axiom.Rel
+	have  []bool
 }
 
 func (c *candidate) must(l int) axiom.Rel {
-	if r, ok := c.musts[l]; ok {
-		return r
+	if !c.have[l] {
+		c.x.CoMust(l, c.locEv[l], c.src, c.musts[l])
+		c.have[l] = true
 	}
-	r := axiom.NewRel(c.x.N)
-	c.x.CoMust(l, c.locEv[l], c.src, r)
-	c.musts[l] = r
-	return r
+	return c.musts[l]
 }
 
 // Check runs the model on p.
@@ -76,6 +80,11 @@ func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (
 		if r := recover(); r != nil {
 			if e, ok := r.(*evalError); ok {
 				res, err = nil, e
+				return
+			}
+			if a, ok := r.(axiom.Abort); ok {
+				// The relations of an execution spent the budget.
+				res, err = limitResult(p, a.Err)
 				return
 			}
 			panic(r)
@@ -101,11 +110,36 @@ func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (
 	return m.run(ctx, p, opt, dom)
 }
 
+// limitResult turns a limit (a value domain or path bound, or the
+// program's budget) into an Unknown result; other errors are input
+// errors.
 func limitResult(p *axiom.Program, err error) (*Result, error) {
-	if le, ok := err.(*axiom.LimitError); ok {
-		return &Result{Name: p.Test.Name, Verdict: axiom.Unknown, Reason: le.Msg, Rejected: map[string]int{}}, nil
+	if reason, ok := limitReason(p, err); ok {
+		return &Result{Name: p.Test.Name, Verdict: axiom.Unknown, Reason: reason, Rejected: map[string]int{}}, nil
 	}
 	return nil, err
+}
+
+// limitReason reports whether err is a limit, and its Unknown reason:
+// the budget's own words when the budget is spent ("timed out after 2s").
+func limitReason(p *axiom.Program, err error) (string, bool) {
+	var le *axiom.LimitError
+	var ex *limit.Exceeded
+	switch {
+	case errors.As(err, &ex):
+		return ex.Reason, true
+	case errors.As(err, &le):
+		if berr := p.Budget.Err(); berr != nil {
+			return berr.Error(), true
+		}
+		return le.Msg, true
+	case err == context.Canceled || err == context.DeadlineExceeded:
+		if berr := p.Budget.Err(); berr != nil {
+			return berr.Error(), true
+		}
+		return err.Error(), true
+	}
+	return "", false
 }
 
 // search is one run of a model over a program's executions.
@@ -125,10 +159,19 @@ type search struct {
 	stop   error
 
 	// The runner of the current structure of execution.
-	r          *runner
-	gen        int
-	baseMark   int
-	structMark evalMark
+	r   *runner
+	gen int
+	// prepared reports whether the prepass has run for the structure
+	// (at its first candidate: a structure may have none); baseMark and
+	// structMark are the points before and after it.
+	prepared             bool
+	baseMark, structMark evalMark
+	// What the structure's candidates share: x.LocEvents(), the writes
+	// of each location, and room for the coherence orders of candidate
+	// and of the rf enumeration.
+	locEv, locW [][]int
+	musts       []axiom.Rel
+	must        axiom.Rel
 }
 
 func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
@@ -169,18 +212,16 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 			}
 		})
 	}
-	al := &axiom.Arena{}
-	err = p.Combine(ctx, dom, paths, al, s.execution)
+	s.r = m.getRunner()
+	defer m.putRunner(s.r)
+	s.r.al.Budget = p.Budget
+	err = p.Combine(ctx, dom, paths, s.r.al, s.execution)
 	if err == nil {
 		err = s.stop
 	}
 	if err != nil {
-		if err == context.Canceled || err == context.DeadlineExceeded {
-			res.Verdict, res.Reason = axiom.Unknown, err.Error()
-			return res, nil
-		}
-		if le, ok := err.(*axiom.LimitError); ok {
-			res.Verdict, res.Reason = axiom.Unknown, le.Msg
+		if reason, ok := limitReason(p, err); ok {
+			res.Verdict, res.Reason = axiom.Unknown, reason
 			return res, nil
 		}
 		return nil, err
@@ -195,51 +236,59 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 // values their paths read share it.
 func (s *search) execution(x *axiom.Execution) bool {
 	m := s.m
-	if s.r == nil || x.Gen != s.gen {
+	if x.Gen != s.gen {
 		s.gen = x.Gen
-		if s.r == nil {
-			ev := &evaluator{m: m, tags: m.tags, ids: new(int)}
-			g := newGlobals()
-			s.r = &runner{ev: ev, m: m, g: g, root: &scope{global: g}, cache: &execCache{lets: map[int][]*thunk{}, checks: map[int]bool{}}}
+		ev := s.r.ev
+		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, g: s.r.g, ids: ev.ids}
+		ev.reset(evalMark{al: ev.al.Mark()})
+		clear(s.r.g.slots)
+		clear(s.r.g.base)
+		m.bindBase(ev, s.r.g)
+		s.locEv = x.LocEvents()
+		s.locW = make([][]int, len(s.locEv))
+		s.musts = make([]axiom.Rel, len(s.locEv))
+		for l, evs := range s.locEv {
+			for _, e := range evs {
+				if x.Ev[e].Kind == axiom.KindW {
+					s.locW[l] = append(s.locW[l], e)
+				}
+			}
+			s.musts[l] = axiom.NewRel(x.N)
 		}
-		ev, g := s.r.ev, s.r.g
-		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, ids: ev.ids}
-		ev.bx.ri, ev.bx.rj, ev.bx.si, ev.bx.sj = 0, 0, 0, 0
-		g.undo(0)
-		clear(s.r.cache.lets)
-		clear(s.r.cache.checks)
-		m.bindBase(ev, g)
-		s.baseMark = g.mark()
-		s.r.prepass()
-		g.undo(s.baseMark)
-		s.structMark = s.r.ev.mark()
-	} else {
+		s.must = axiom.NewRel(x.N)
+		s.prepared = false
+		s.baseMark = ev.mark()
+	} else if s.prepared {
 		s.r.ev.reset(s.structMark)
+	} else {
+		s.r.ev.reset(s.baseMark)
 	}
-	r, ev, g, baseMark := s.r, s.r.ev, s.r.g, s.baseMark
+	r, ev, g := s.r, s.r.ev, s.r.g
 	uniproc := m.uniproc && !s.opt.plain
 	s.r.noPrune = s.opt.plain
 	rfe := axiom.NewRFEnum(x, uniproc, nil)
 	if rfe == nil {
 		return true
 	}
-	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: x.LocEvents(), musts: map[int]axiom.Rel{}}
+	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: s.locEv, musts: s.musts, have: make([]bool, len(s.locEv))}
 	ev.cand = cand
 	if uniproc {
 		// Drop an rf that no coherent co can go with.
-		must := axiom.NewRel(x.N)
 		rfe.Check = func(l int) bool {
-			x.CoMust(l, cand.locEv[l], rfe.Src, must)
-			var ws []int
-			for _, e := range cand.locEv[l] {
-				if x.Ev[e].Kind == axiom.KindW {
-					ws = append(ws, e)
-				}
-			}
-			return axiom.HasLinearisation(ws, must)
+			x.CoMust(l, cand.locEv[l], rfe.Src, s.must)
+			return hasOrder(s.locW[l], s.must)
 		}
 	}
 	arenaMark := ev.mark()
+	prepare := func() {
+		s.r.prepass()
+		if !s.opt.plain {
+			ev.skip = m.skips(s.r)
+		}
+		s.structMark = ev.mark()
+		s.prepared = true
+		arenaMark = s.structMark
+	}
 	fw := make([]int, len(s.p.Names))
 	rfe.Each(func(rf axiom.Rel) bool {
 		if s.p.RFOK != nil && !s.p.RFOK(x, rfe.Src) {
@@ -249,7 +298,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 		if !keep {
 			return true
 		}
-		clear(cand.musts)
+		clear(cand.have)
 		s.eachFinal(x, cand, 0, fw, func() bool {
 			s.res.Candidates++
 			if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {
@@ -261,9 +310,15 @@ func (s *search) execution(x *axiom.Execution) bool {
 					s.stop = err
 					return false
 				}
+				if err := s.p.Budget.Err(); err != nil {
+					s.stop = err
+					return false
+				}
+			}
+			if !s.prepared {
+				prepare()
 			}
 			ev.reset(arenaMark)
-			g.undo(baseMark)
 			fin := axiom.Final{Mem: make([]axiom.Val, len(s.p.Names)), Regs: x.SymbolicRegs(sym)}
 			fwSet := x.Al.Set(x.N)
 			for l := range fin.Mem {
@@ -280,9 +335,10 @@ func (s *search) execution(x *axiom.Execution) bool {
 				return true
 			}
 			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
-			g.bind("rf", valueThunk(ev.relv(rf.Clone())))
-			g.bind("FW", valueThunk(ev.setv(fwSet)))
+			g.bindBase("rf", ev.valueThunk(ev.relv(rf.Clone())))
+			g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
 			r.stop = false
+			r.pending = r.pending[:0]
 			r.wantWhy = sat && s.res.Why == ""
 			r.emit = func(o outcome) bool {
 				if o.failed != nil {
@@ -391,10 +447,10 @@ func (s *search) finish() {
 // annotations, and the primitive functions.
 func (m *Model) bindBase(ev *evaluator, g *globals) {
 	x := ev.x
-	set := func(name string, s axiom.Set) { g.bind(name, valueThunk(ev.setv(s))) }
-	rel := func(name string, r axiom.Rel) { g.bind(name, valueThunk(ev.relv(r))) }
+	set := func(name string, s axiom.Set) { g.bindBase(name, valueThunk(ev.setv(s))) }
+	rel := func(name string, r axiom.Rel) { g.bindBase(name, valueThunk(ev.relv(r))) }
 	for name, fn := range primitives {
-		g.bind(name, valueThunk(&primV{name: name, fn: fn}))
+		g.bindBase(name, valueThunk(&primV{name: name, fn: fn}))
 	}
 	for _, a := range m.annots {
 		set(setName(a), x.Al.Set(x.N))

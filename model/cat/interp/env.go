@@ -18,13 +18,21 @@ type thunk struct {
 func valueThunk(v Value) *thunk { return &thunk{v: v, state: 2} }
 
 // scope is a frame of bindings over a parent scope. The root of a
-// top-level evaluation is the global table; the scope of a closure body
-// or a lazy binding holds only what it captured (its free variables).
+// top-level evaluation is the global table as one instruction sees it;
+// the scope of a closure body or a lazy local binding holds only what it
+// captured (its free variables).
 type scope struct {
 	names  []string
 	vals   []*thunk
 	parent *scope
+	// global, in the root scope of top-level instruction at, is the
+	// table of top-level bindings.
 	global *globals
+	at     int
+	// Room for the first bindings of a scope from the evaluator's
+	// chunks (see evaluator.newScope).
+	nb [3]string
+	vb [3]*thunk
 }
 
 func (s *scope) lookup(name string) *thunk {
@@ -35,7 +43,7 @@ func (s *scope) lookup(name string) *thunk {
 			}
 		}
 		if s.global != nil {
-			return s.global.lookup(name)
+			return s.global.lookup(name, s.at)
 		}
 	}
 	return nil
@@ -46,45 +54,57 @@ func (s *scope) bind(name string, th *thunk) *scope {
 	return &scope{names: []string{name}, vals: []*thunk{th}, parent: s}
 }
 
-// globals is the top-level environment: a stack of bindings per name
-// with an undo log, so that the depth-first evaluation of "with"
-// branches can drop what a branch bound.
+// globals holds the top-level bindings of one search. Which binding a
+// name refers to at each instruction is known from the program text
+// (Model.assignSlots): each binding of a name by a top-level instruction
+// has a slot of its own, written when the instruction runs, and the names
+// an execution or candidate binds (po, rf, the tags...) have a base slot.
+// Running an instruction again, for another candidate or another choice
+// of a "with", writes its slots again; nothing is undone.
 type globals struct {
-	m   map[string][]*thunk
-	log []string
+	m     *Model
+	slots []*thunk
+	base  []*thunk
 }
 
-func newGlobals() *globals { return &globals{m: map[string][]*thunk{}} }
+func newGlobals(m *Model) *globals {
+	return &globals{m: m, slots: make([]*thunk, m.nSlots), base: make([]*thunk, m.nBase)}
+}
 
-func (g *globals) lookup(name string) *thunk {
-	st := g.m[name]
-	if len(st) == 0 {
+// lookup returns the binding of name that instruction at sees: the last
+// one made by an instruction before it, else the base one; nil if none.
+func (g *globals) lookup(name string, at int) *thunk {
+	info := g.m.names[name]
+	if info == nil {
 		return nil
 	}
-	return st[len(st)-1]
-}
-
-func (g *globals) bind(name string, th *thunk) {
-	g.m[name] = append(g.m[name], th)
-	g.log = append(g.log, name)
-}
-
-func (g *globals) mark() int { return len(g.log) }
-
-// undo drops the bindings made since mark m.
-func (g *globals) undo(m int) {
-	for i := len(g.log) - 1; i >= m; i-- {
-		name := g.log[i]
-		st := g.m[name]
-		g.m[name] = st[:len(st)-1]
+	for k := len(info.defs) - 1; k >= 0; k-- {
+		if info.defs[k].at < at {
+			return g.slots[info.defs[k].slot]
+		}
 	}
-	g.log = g.log[:m]
+	return g.base[info.base]
+}
+
+// bindBase binds a name of the execution or candidate. A name the model
+// never reads has no slot and is left out.
+func (g *globals) bindBase(name string, th *thunk) {
+	if info := g.m.names[name]; info != nil {
+		g.base[info.base] = th
+	}
+}
+
+// set writes a slot; -1 stands for a name written _.
+func (g *globals) set(slot int, th *thunk) {
+	if slot >= 0 {
+		g.slots[slot] = th
+	}
 }
 
 // capture returns a scope holding the current bindings of names (those
 // not bound are left out: using them fails later, as in herd).
-func capture(from *scope, names []string) *scope {
-	s := &scope{names: make([]string, 0, len(names)), vals: make([]*thunk, 0, len(names))}
+func (ev *evaluator) capture(from *scope, names []string) *scope {
+	s := ev.newScope(nil)
 	for _, n := range names {
 		if th := from.lookup(n); th != nil {
 			s.names = append(s.names, n)

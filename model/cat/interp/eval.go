@@ -37,9 +37,14 @@ type evaluator struct {
 	tags map[string]string // tag name -> its enum
 	cand *candidate        // the candidate being evaluated (rf sources, uniproc)
 	bx   boxes
+	g    *globals // the top-level bindings, for globalVar
+	// skip holds, for the execution, which intersections and
+	// differences may skip their second operand (see skipper); nil when
+	// none may.
+	skip map[*cat.Op]uint8
 	// ids numbers the linearisation and product values of one check, to
-	// order them; it belongs to the check, not to the Model, which
-	// parallel checks share.
+	// order them; it belongs to the check's runner, not to the Model,
+	// which parallel checks share.
 	ids *int
 }
 
@@ -125,6 +130,17 @@ func (ev *evaluator) eval(e cat.Expr, sc *scope) Value {
 			ev.errorf(e.At, "tag '%s is undefined", e.Name)
 		}
 		return tagV{typ: typ, name: e.Name}
+	case *globalVar:
+		var th *thunk
+		if e.base {
+			th = ev.g.base[e.slot]
+		} else {
+			th = ev.g.slots[e.slot]
+		}
+		if th == nil {
+			ev.errorf(e.At, "unbound name %s", e.Name)
+		}
+		return ev.force(th, e.At, e.Name)
 	case *cat.Var:
 		return ev.lookup(sc, e.Name, e.At)
 	case *cat.Op1:
@@ -136,7 +152,7 @@ func (ev *evaluator) eval(e cat.Expr, sc *scope) Value {
 		arg := ev.eval(e.Arg, sc)
 		return ev.apply(e.At, f, arg)
 	case *cat.Fun:
-		return &closureV{params: e.Params, body: e.Body, env: capture(sc, ev.m.freeVars(e)), name: e.Name, file: ev.file}
+		return &closureV{params: e.Params, body: e.Body, env: ev.capture(sc, ev.m.freeVars(e)), name: e.Name, file: ev.file}
 	case *cat.ExplicitSet:
 		return ev.explicitSet(e, sc)
 	case *cat.Bind:
@@ -170,8 +186,10 @@ func (ev *evaluator) eval(e cat.Expr, sc *scope) Value {
 	return nil
 }
 
+// try evaluates try e with d. What the failed evaluation of e allocated
+// stays until the candidate is done: it may have computed a lazy binding
+// made before, whose value must outlive the try.
 func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
-	mark := ev.mark()
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -184,7 +202,6 @@ func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
 		v = ev.eval(e.X, sc)
 	}()
 	if v == nil {
-		ev.reset(mark)
 		return ev.eval(e.Default, sc)
 	}
 	return v
@@ -194,19 +211,14 @@ func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
 // scope of the body.
 func (ev *evaluator) bindLocal(pos cat.Pos, rec bool, bs []*cat.Binding, sc *scope) *scope {
 	if !rec {
-		out := &scope{parent: sc}
+		out := ev.newScope(sc)
 		for _, b := range bs {
-			th := &thunk{expr: b.X, env: capture(sc, ev.m.freeVars(b.X)), file: ev.file}
+			th := ev.lazyThunk(b.X, ev.capture(sc, ev.m.freeVars(b.X)), ev.file)
 			ev.bindPat(b, th, out)
 		}
 		return out
 	}
-	out := &scope{parent: sc}
-	for name, v := range ev.fixpoint(pos, bs, sc) {
-		out.names = append(out.names, name)
-		out.vals = append(out.vals, valueThunk(v))
-	}
-	return out
+	return ev.fixpoint(pos, bs, sc)
 }
 
 // bindPat binds the pattern of b to the thunk th in out.
@@ -226,86 +238,92 @@ func (ev *evaluator) bindPat(b *cat.Binding, th *thunk, out *scope) {
 	for i, n := range b.Pat.Names {
 		if n != "" {
 			out.names = append(out.names, n)
-			out.vals = append(out.vals, valueThunk(tup[i]))
+			out.vals = append(out.vals, ev.valueThunk(tup[i]))
 		}
 	}
 }
 
 // fixpoint computes let rec bindings: functions are closures that see
 // each other; other values are the least fixed point reached from 0 by
-// evaluating the bindings in turn until nothing changes, as herd does.
-func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) map[string]Value {
-	frame := &scope{parent: sc}
-	var funs, vals []*cat.Binding
-	for _, b := range bs {
-		if _, ok := b.X.(*cat.Fun); ok && len(b.Pat.Names) == 1 {
-			funs = append(funs, b)
-		} else {
-			vals = append(vals, b)
-		}
-	}
-	idx := map[string]int{}
+// evaluating the bindings in turn until nothing changes, as herd does. It
+// returns the scope over sc that binds the names to their values.
+func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) *scope {
+	frame := ev.newScope(sc)
 	for _, b := range bs {
 		for _, n := range b.Pat.Names {
-			if n == "" {
-				continue
+			if n != "" {
+				frame.names = append(frame.names, n)
+				frame.vals = append(frame.vals, ev.valueThunk(theEmpty))
 			}
-			idx[n] = len(frame.names)
-			frame.names = append(frame.names, n)
-			frame.vals = append(frame.vals, valueThunk(theEmpty))
 		}
 	}
 	// Closures capture the frame itself, so that they see each other and
 	// the current values.
-	for _, b := range funs {
-		f := b.X.(*cat.Fun)
-		frame.vals[idx[b.Pat.Names[0]]] = valueThunk(&closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file})
-	}
-	out := map[string]Value{}
-	if len(vals) > 0 {
-		for iter := 0; ; iter++ {
-			if iter > 10000 {
-				ev.errorf(pos, "let rec does not reach a fixed point")
-			}
-			changed := false
-			for _, b := range vals {
-				v := ev.eval(b.X, frame)
-				names := b.Pat.Names
-				var vs []Value
-				if !b.Pat.Tuple && len(names) == 1 {
-					vs = []Value{v}
-				} else if tup, ok := v.(tupleV); ok && len(tup) == len(names) {
-					vs = tup
-				} else {
-					ev.errorf(b.At, "binding mismatch")
-				}
-				for i, n := range names {
-					if n == "" {
-						continue
-					}
-					old := frame.vals[idx[n]].v
-					if compareValues(old, vs[i]) != 0 {
-						changed = true
-					}
-					frame.vals[idx[n]] = valueThunk(vs[i])
-				}
-			}
-			if !changed {
-				break
-			}
+	vals := false
+	for _, b := range bs {
+		if f, ok := b.X.(*cat.Fun); ok && len(b.Pat.Names) == 1 {
+			frame.vals[frameIndex(frame, b.Pat.Names[0])] = ev.valueThunk(&closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file})
+		} else {
+			vals = true
 		}
 	}
-	for n, i := range idx {
-		out[n] = frame.vals[i].v
+	if !vals {
+		return frame
 	}
-	return out
+	// set binds name n to v, reporting whether its value changed.
+	set := func(n string, v Value) bool {
+		if n == "" {
+			return false
+		}
+		k := frameIndex(frame, n)
+		changed := compareValues(frame.vals[k].v, v) != 0
+		frame.vals[k] = ev.valueThunk(v)
+		return changed
+	}
+	for iter := 0; ; iter++ {
+		if iter > 10000 {
+			ev.errorf(pos, "let rec does not reach a fixed point")
+		}
+		changed := false
+		for _, b := range bs {
+			if _, ok := b.X.(*cat.Fun); ok && len(b.Pat.Names) == 1 {
+				continue
+			}
+			v := ev.eval(b.X, frame)
+			names := b.Pat.Names
+			if !b.Pat.Tuple && len(names) == 1 {
+				changed = set(names[0], v) || changed
+				continue
+			}
+			tup, ok := v.(tupleV)
+			if !ok || len(tup) != len(names) {
+				ev.errorf(b.At, "binding mismatch")
+			}
+			for i, n := range names {
+				changed = set(n, tup[i]) || changed
+			}
+		}
+		if !changed {
+			return frame
+		}
+	}
+}
+
+// frameIndex returns the index of the last binding of n in frame.
+func frameIndex(frame *scope, n string) int {
+	for k := len(frame.names) - 1; k >= 0; k-- {
+		if frame.names[k] == n {
+			return k
+		}
+	}
+	return -1
 }
 
 // apply applies a function to an argument.
 func (ev *evaluator) apply(pos cat.Pos, f, arg Value) Value {
 	switch f := f.(type) {
 	case *closureV:
-		sc := &scope{parent: f.env}
+		sc := ev.newScope(f.env)
 		ev.bindArgs(pos, f.params, arg, sc)
 		saved := ev.file
 		ev.file = f.file
@@ -330,7 +348,7 @@ func (ev *evaluator) bindArgs(pos cat.Pos, params cat.Pat, arg Value, sc *scope)
 	if len(names) == 1 {
 		if names[0] != "" {
 			sc.names = append(sc.names, names[0])
-			sc.vals = append(sc.vals, valueThunk(arg))
+			sc.vals = append(sc.vals, ev.valueThunk(arg))
 		}
 		return
 	}
@@ -344,7 +362,7 @@ func (ev *evaluator) bindArgs(pos cat.Pos, params cat.Pat, arg Value, sc *scope)
 	for i, n := range names {
 		if n != "" {
 			sc.names = append(sc.names, n)
-			sc.vals = append(sc.vals, valueThunk(tup[i]))
+			sc.vals = append(sc.vals, ev.valueThunk(tup[i]))
 		}
 	}
 }
@@ -382,418 +400,15 @@ func (ev *evaluator) explicitSet(e *cat.ExplicitSet, sc *scope) Value {
 	return newValSet(vs)
 }
 
-func (ev *evaluator) evalOp1(e *cat.Op1, sc *scope) Value {
-	v := ev.eval(e.X, sc)
-	switch e.Op {
-	case cat.OpPlus:
-		switch v := v.(type) {
-		case emptyV, universeV:
-			return v
-		case *relV:
-			return ev.relv(v.r.Plus())
-		case pairV:
-			return ev.relv(ev.pairRel(v))
-		}
-	case cat.OpStar, cat.OpOpt:
-		switch v := v.(type) {
-		case emptyV:
-			return ev.relv(ev.idRel().Clone())
-		case universeV:
-			return v
-		case *relV:
-			if e.Op == cat.OpStar {
-				return ev.relv(v.r.Star())
-			}
-			return ev.relv(v.r.Opt())
-		case pairV:
-			if e.Op == cat.OpStar {
-				return ev.relv(ev.pairRel(v).Star())
-			}
-			return ev.relv(ev.pairRel(v).Opt())
-		}
-	case cat.OpComp:
-		switch v := v.(type) {
-		case emptyV:
-			return theUniverse
-		case universeV:
-			return theEmpty
-		case *setV:
-			return ev.setv(ev.all.Minus(v.s))
-		case *relV:
-			return ev.relv(v.r.Compl())
-		case valSetV:
-			if len(v) > 0 {
-				if t, ok := v[0].(tagV); ok {
-					return ev.tagComplement(t.typ, v)
-				}
-			}
-		}
-		ev.errorf(e.At, "set or relation expected, %s found", typeName(v))
-	case cat.OpInv:
-		switch v := v.(type) {
-		case emptyV, universeV:
-			return v
-		case *relV:
-			return ev.relv(v.r.Inv())
-		case pairV:
-			return pairV{v[1], v[0]}
-		}
-	case cat.OpToID:
-		switch v := v.(type) {
-		case emptyV:
-			return theEmpty
-		case universeV:
-			return ev.relv(ev.idRel())
-		case *setV:
-			return ev.relv(ev.al.Ident(ev.x.N, v.s))
-		case eventV:
-			r := ev.emptyRel()
-			r.Add(int(v), int(v))
-			return ev.relv(r)
-		}
-		ev.errorf(e.At, "event set expected in [...], %s found", typeName(v))
-	}
-	ev.errorf(e.At, "relation expected for %s, %s found", e.Op, typeName(v))
-	return nil
-}
-
-func (ev *evaluator) pairRel(p pairV) axiom.Rel {
-	r := ev.emptyRel()
-	r.Add(p[0], p[1])
-	return r
-}
-
-func (ev *evaluator) tagComplement(typ string, v valSetV) Value {
-	all := ev.m.enums[typ]
-	var out []Value
-	for _, t := range all {
-		tv := tagV{typ: typ, name: t}
-		found := false
-		for _, w := range v {
-			if compareValues(w, tv) == 0 {
-				found = true
-				break
-			}
-		}
-		if !found {
-			out = append(out, tv)
-		}
-	}
-	return newValSet(out)
-}
-
-// asRel converts v to a relation, as herd's eval_rel does.
-func (ev *evaluator) asRel(v Value, pos cat.Pos) axiom.Rel {
-	switch v := v.(type) {
-	case *relV:
-		return v.r
-	case emptyV:
-		return ev.emptyRel()
-	case universeV:
-		return ev.universeRel()
-	case pairV:
-		return ev.pairRel(v)
-	}
-	ev.errorf(pos, "relation expected, %s found", typeName(v))
-	return axiom.Rel{}
-}
-
-// asSet converts v to a set of events, as herd's eval_events does.
-func (ev *evaluator) asSet(v Value, pos cat.Pos) axiom.Set {
-	switch v := v.(type) {
-	case *setV:
-		return v.s
-	case emptyV:
-		return ev.al.Set(ev.x.N)
-	case universeV:
-		return ev.all
-	case eventV:
-		s := ev.al.Set(ev.x.N)
-		s.Add(int(v))
-		return s
-	}
-	ev.errorf(pos, "event set expected, %s found", typeName(v))
-	return nil
-}
-
-// kind classifies a value for the set operators.
-type kind uint8
-
-const (
-	kOther kind = iota
-	kEmpty
-	kUniverse
-	kEvents
-	kRel
-	kValSet
-)
-
-func kindOf(v Value) kind {
-	switch v.(type) {
-	case emptyV:
-		return kEmpty
-	case universeV:
-		return kUniverse
-	case *setV, eventV:
-		return kEvents
-	case *relV, pairV:
-		return kRel
-	case valSetV:
-		return kValSet
-	}
-	return kOther
-}
-
-func (ev *evaluator) evalOp(e *cat.Op, sc *scope) Value {
-	switch e.Op {
-	case cat.OpTuple:
-		out := make(tupleV, len(e.Args))
-		for i, a := range e.Args {
-			out[i] = ev.eval(a, sc)
-		}
-		return out
-	case cat.OpUnion:
-		return ev.union(e, sc)
-	case cat.OpSeq:
-		return ev.seq(e, sc)
-	case cat.OpInter:
-		return ev.inter(e, sc)
-	case cat.OpDiff:
-		return ev.diff(e, sc)
-	case cat.OpCartesian:
-		s1 := ev.asSet(ev.eval(e.Args[0], sc), e.Args[0].Pos())
-		s2 := ev.asSet(ev.eval(e.Args[1], sc), e.Args[1].Pos())
-		return ev.relv(ev.al.Cross(ev.x.N, s1, s2))
-	case cat.OpAdd:
-		return ev.add(e, sc)
-	}
-	ev.errorf(e.At, "unsupported operator %s", e.Op)
-	return nil
-}
-
-func (ev *evaluator) union(e *cat.Op, sc *scope) Value {
-	var acc Value = theEmpty
-	k := kEmpty
-	for _, a := range e.Args {
-		v := ev.eval(a, sc)
-		vk := kindOf(v)
-		switch {
-		case vk == kEmpty:
-			continue
-		case vk == kUniverse:
-			return theUniverse
-		case vk == kOther:
-			ev.errorf(a.Pos(), "cannot perform union on %s", typeName(v))
-		case k == kEmpty:
-			k = vk
-			switch v := v.(type) {
-			case eventV:
-				acc = ev.setv(ev.asSet(v, a.Pos()).Clone())
-			case pairV:
-				acc = ev.relv(ev.pairRel(v))
-			case *relV:
-				acc = ev.relv(v.r.Clone())
-			case *setV:
-				acc = ev.setv(v.s.Clone())
-			default:
-				acc = v
-			}
-		case vk != k:
-			ev.errorf(a.Pos(), "mixing %s and %s in union", typeName(acc), typeName(v))
-		case k == kEvents:
-			s := acc.(*setV).s
-			t := ev.asSet(v, a.Pos())
-			for i := range s {
-				s[i] |= t[i]
-			}
-		case k == kRel:
-			r := acc.(*relV).r
-			t := ev.asRel(v, a.Pos())
-			for i, w := range t.Words() {
-				r.Words()[i] |= w
-			}
-		case k == kValSet:
-			acc = newValSet(append(append([]Value(nil), acc.(valSetV)...), v.(valSetV)...))
-		}
-	}
-	return acc
-}
-
-func (ev *evaluator) seq(e *cat.Op, sc *scope) Value {
-	var acc axiom.Rel
-	have := false
-	for _, a := range e.Args {
-		// [S] ; r and r ; [S] filter, as herd's Rid.
-		if t, ok := a.(*cat.Op1); ok && t.Op == cat.OpToID {
-			v := ev.eval(t.X, sc)
-			if kindOf(v) == kEmpty {
-				return theEmpty
-			}
-			s := ev.asSet(v, t.X.Pos())
-			if !have {
-				acc, have = ev.al.Ident(ev.x.N, s), true
-			} else {
-				acc = acc.Restrict(nil, s)
-			}
-			continue
-		}
-		v := ev.eval(a, sc)
-		if kindOf(v) == kEmpty {
-			return theEmpty
-		}
-		r := ev.asRel(v, a.Pos())
-		if !have {
-			acc, have = r, true
-		} else {
-			acc = acc.Seq(r)
-		}
-	}
-	return ev.relv(acc)
-}
-
-func (ev *evaluator) inter(e *cat.Op, sc *scope) Value {
-	a, b := e.Args[0], e.Args[1]
-	// r & ~s is r \ s, as herd's eval_diff (avoids building ~s).
-	if c, ok := b.(*cat.Op1); ok && c.Op == cat.OpComp {
-		return ev.diffValues(e.At, ev.eval(a, sc), ev.eval(c.X, sc), a.Pos(), c.X.Pos())
-	}
-	if c, ok := a.(*cat.Op1); ok && c.Op == cat.OpComp {
-		return ev.diffValues(e.At, ev.eval(b, sc), ev.eval(c.X, sc), b.Pos(), c.X.Pos())
-	}
-	v1, v2 := ev.eval(a, sc), ev.eval(b, sc)
-	k1, k2 := kindOf(v1), kindOf(v2)
-	switch {
-	case k1 == kUniverse:
-		return v2
-	case k2 == kUniverse:
-		return v1
-	case k1 == kEmpty || k2 == kEmpty:
-		return theEmpty
-	case k1 == kRel && k2 == kRel:
-		return ev.relv(ev.asRel(v1, a.Pos()).Inter(ev.asRel(v2, b.Pos())))
-	case k1 == kEvents && k2 == kEvents:
-		return ev.setv(ev.asSet(v1, a.Pos()).Inter(ev.asSet(v2, b.Pos())))
-	case k1 == kValSet && k2 == kValSet:
-		var out []Value
-		for _, x := range v1.(valSetV) {
-			for _, y := range v2.(valSetV) {
-				if compareValues(x, y) == 0 {
-					out = append(out, x)
-					break
-				}
-			}
-		}
-		return newValSet(out)
-	}
-	ev.errorf(e.At, "intersection of %s and %s", typeName(v1), typeName(v2))
-	return nil
-}
-
-func (ev *evaluator) diff(e *cat.Op, sc *scope) Value {
-	return ev.diffValues(e.At, ev.eval(e.Args[0], sc), ev.eval(e.Args[1], sc), e.Args[0].Pos(), e.Args[1].Pos())
-}
-
-func (ev *evaluator) diffValues(pos cat.Pos, v1, v2 Value, p1, p2 cat.Pos) Value {
-	k1, k2 := kindOf(v1), kindOf(v2)
-	switch {
-	case k1 == kOther:
-		ev.errorf(p1, "difference on %s", typeName(v1))
-	case k2 == kOther:
-		ev.errorf(p2, "difference on %s", typeName(v2))
-	case k2 == kUniverse, k1 == kEmpty:
-		return theEmpty
-	case k2 == kEmpty:
-		return v1
-	case k1 == kUniverse && k2 == kRel:
-		return ev.relv(ev.asRel(v2, p2).Compl())
-	case k1 == kUniverse && k2 == kEvents:
-		return ev.setv(ev.all.Minus(ev.asSet(v2, p2)))
-	case k1 == kUniverse && k2 == kValSet:
-		vs := v2.(valSetV)
-		if t, ok := vs[0].(tagV); ok {
-			return ev.tagComplement(t.typ, vs)
-		}
-		ev.errorf(p1, "cannot build universe for %s", typeName(v2))
-	case k1 == kRel && k2 == kRel:
-		return ev.relv(ev.asRel(v1, p1).Minus(ev.asRel(v2, p2)))
-	case k1 == kEvents && k2 == kEvents:
-		return ev.setv(ev.asSet(v1, p1).Minus(ev.asSet(v2, p2)))
-	case k1 == kValSet && k2 == kValSet:
-		var out []Value
-		for _, x := range v1.(valSetV) {
-			found := false
-			for _, y := range v2.(valSetV) {
-				if compareValues(x, y) == 0 {
-					found = true
-					break
-				}
-			}
-			if !found {
-				out = append(out, x)
-			}
-		}
-		return newValSet(out)
-	}
-	ev.errorf(pos, "mixing %s and %s in difference", typeName(v1), typeName(v2))
-	return nil
-}
-
-func (ev *evaluator) add(e *cat.Op, sc *scope) Value {
-	v1, v2 := ev.eval(e.Args[0], sc), ev.eval(e.Args[1], sc)
-	switch s := v2.(type) {
-	case universeV:
-		return theUniverse
-	case emptyV:
-		switch x := v1.(type) {
-		case eventV:
-			set := ev.al.Set(ev.x.N)
-			set.Add(int(x))
-			return ev.setv(set)
-		case pairV:
-			return ev.relv(ev.pairRel(x))
-		}
-		return valSetV{v1}
-	case valSetV:
-		return newValSet(append(append([]Value(nil), s...), v1))
-	case *relV:
-		switch x := v1.(type) {
-		case pairV:
-			r := s.r.Clone()
-			r.Add(x[0], x[1])
-			return ev.relv(r)
-		case tupleV:
-			if len(x) == 2 {
-				a, ok1 := x[0].(eventV)
-				b, ok2 := x[1].(eventV)
-				if ok1 && ok2 {
-					r := s.r.Clone()
-					r.Add(int(a), int(b))
-					return ev.relv(r)
-				}
-			}
-		}
-		ev.errorf(e.Args[0].Pos(), "this expression of type %s should be a pair", typeName(v1))
-	case *setV:
-		if x, ok := v1.(eventV); ok {
-			set := s.s.Clone()
-			set.Add(int(x))
-			return ev.setv(set)
-		}
-		ev.errorf(e.Args[0].Pos(), "this expression of type %s should be an event", typeName(v1))
-	}
-	ev.errorf(e.Args[1].Pos(), "this expression of type %s should be a set", typeName(v2))
-	return nil
-}
-
 // matchSet evaluates match e with {} -> a || x ++ s -> b end.
 func (ev *evaluator) matchSet(e *cat.MatchSet, sc *scope) Value {
 	v := ev.eval(e.X, sc)
 	bind := func(elt Value, rest Value, pre Value) Value {
-		inner := &scope{parent: sc}
+		inner := ev.newScope(sc)
 		add := func(n string, v Value) {
 			if n != "" {
 				inner.names = append(inner.names, n)
-				inner.vals = append(inner.vals, valueThunk(v))
+				inner.vals = append(inner.vals, ev.valueThunk(v))
 			}
 		}
 		if e.PreForm {

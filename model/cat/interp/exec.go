@@ -24,25 +24,85 @@ type failure struct {
 
 // runner executes the flat program of a model over one candidate.
 type runner struct {
-	ev   *evaluator
-	m    *Model
-	g    *globals
-	root *scope
-	// cache holds, for each top-level instruction whose value depends on
-	// no candidate choice, its thunk (lets) or result (checks), computed
-	// once per execution.
-	cache *execCache
-	emit  func(outcome) bool // returns false to stop the enumeration
-	stop  bool
+	ev *evaluator
+	m  *Model
+	g  *globals
+	al *axiom.Arena // the arena of the executions and the evaluation
+	// roots[i] is the scope of top-level instruction i (and the last one
+	// that of the end of the program).
+	roots []scope
+	// checks holds the result of each fixed check of the execution, once
+	// computed: 0 not yet, 1 passed, 2 failed.
+	checks []uint8
+	// explainAt is the scope of the check being explained.
+	explainAt *scope
+	emit      func(outcome) bool // returns false to stop the enumeration
+	stop      bool
 	// noPrune turns off the pruning of partial "with" choices (for the
 	// differential tests).
 	noPrune bool
 	// wantWhy asks a failing check for an explanation in words.
 	wantWhy bool
+	// pending are the lazy top-level thunks bound since the last "with"
+	// (see forcePending).
+	pending []*thunk
+}
+
+// forcePending computes the lazy thunks bound since the last "with",
+// keeping a failure in the thunk. A "with" runs the rest of the program
+// once per choice, and frees what each run allocated: a value computed
+// during a run must not outlive it, so the thunks bound before the
+// "with" are computed before it.
+func (r *runner) forcePending() {
+	for _, th := range r.pending {
+		if th.state == 0 {
+			func() {
+				defer func() {
+					if x := recover(); x != nil {
+						if _, ok := x.(*evalError); !ok {
+							panic(x)
+						}
+					}
+				}()
+				r.ev.force(th, 0, "")
+			}()
+		}
+	}
+	r.pending = r.pending[:0]
+}
+
+// getRunner returns a runner for a search, reusing one a finished search
+// left: its arena and chunks are large, and a corpus of small tests would
+// otherwise spend much of its time allocating and clearing them.
+func (m *Model) getRunner() *runner {
+	if r, ok := m.runners.Get().(*runner); ok {
+		*r.ev.ids = 0
+		return r
+	}
+	return newRunner(m)
+}
+
+// putRunner gives back a runner whose search is done.
+func (m *Model) putRunner(r *runner) {
+	r.emit = nil
+	r.explainAt = nil
+	r.pending = r.pending[:0]
+	m.runners.Put(r)
+}
+
+func newRunner(m *Model) *runner {
+	r := &runner{ev: &evaluator{m: m, tags: m.tags, ids: new(int)}, m: m, g: newGlobals(m), al: &axiom.Arena{}}
+	r.roots = make([]scope, len(m.prog)+1)
+	for i := range r.roots {
+		r.roots[i] = scope{global: r.g, at: i}
+	}
+	r.checks = make([]uint8, len(m.prog))
+	return r
 }
 
 // explainTest evaluates a failed check's relation again and explains it.
 func (r *runner) explainTest(name string, t *cat.AppTest, sc *scope) (why string) {
+	r.explainAt = sc
 	defer func() {
 		if recover() != nil {
 			why = "rejected by " + name
@@ -55,33 +115,27 @@ func (r *runner) explainTest(name string, t *cat.AppTest, sc *scope) (why string
 	return r.explain(name, t, r.ev.asRel(v, t.X.Pos()))
 }
 
-// execCache keeps what does not depend on rf, co or the choices of
-// "with" for one execution.
-type execCache struct {
-	lets   map[int][]*thunk
-	checks map[int]bool
-}
-
 // env is where instructions bind names: the global table at the top
-// level, a scope inside a procedure call.
+// level (instruction at), a scope inside a procedure call.
 type env struct {
 	sc     *scope // nil at the top level
 	global bool
+	at     int
 }
+
+// top is the environment of top-level instruction i.
+func top(i int) env { return env{global: true, at: i} }
 
 func (r *runner) scopeOf(e env) *scope {
 	if e.global {
-		return r.root
+		return &r.roots[e.at]
 	}
 	return e.sc
 }
 
+// bind binds a name in a local environment.
 func (r *runner) bind(e env, name string, th *thunk) env {
 	if name == "" {
-		return e
-	}
-	if e.global {
-		r.g.bind(name, th)
 		return e
 	}
 	return env{sc: e.sc.bind(name, th)}
@@ -101,21 +155,21 @@ func (f flags) with(name string) flags {
 	return out
 }
 
-// runTop runs the flat program from instruction i.
-func (r *runner) runTop(i int, fl flags) {
+// runTop runs the instructions a candidate runs (m.perCand) from the k-th.
+func (r *runner) runTop(k int, fl flags) {
 	if r.stop {
 		return
 	}
-	stmts := r.m.prog
-	for ; i < len(stmts); i++ {
-		fs := &stmts[i]
+	for ; k < len(r.m.perCand); k++ {
+		i := r.m.perCand[k]
+		fs := &r.m.prog[i]
 		r.ev.file = fs.file
 		if w, ok := fs.s.(*cat.WithFrom); ok {
-			r.with(w, i, env{global: true}, fl)
+			r.with(w, i, k, fl)
 			return
 		}
 		var ok bool
-		fl, ok = r.exec(fs, i, env{global: true}, fl)
+		fl, ok = r.exec(fs, i, top(i), fl)
 		if !ok || r.stop {
 			return
 		}
@@ -144,43 +198,39 @@ func (r *runner) reject(f *failure) {
 func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 	switch s := fs.s.(type) {
 	case *cat.Let:
-		if i >= 0 && fs.fixed {
-			if ths, ok := r.cache.lets[i]; ok {
-				k := 0
-				for _, b := range s.Bindings {
-					for _, n := range b.Pat.Names {
-						r.bind(e, n, ths[k])
-						k++
-					}
-				}
-				return fl, true
+		// Only at the top level: a body's lets are bound by execBody.
+		if fs.lazy {
+			// herd binds the names of a let lazily: a definition no
+			// check needs is never computed. The thunk sees the
+			// bindings of instruction i, whichever are made later.
+			for k, b := range s.Bindings {
+				th := r.ev.lazyThunk(b.X, r.scopeOf(e), fs.file)
+				r.pending = append(r.pending, th)
+				r.g.set(fs.slots[k], th)
 			}
+			return fl, true
 		}
 		ths := r.let(s, e)
 		if s.When != nil && !r.test(s.When, r.scopeOf(e)) {
 			r.reject(&failure{name: testName(s.When, fs.file), file: fs.file})
 			return fl, false
 		}
-		k := 0
-		for _, b := range s.Bindings {
-			for _, n := range b.Pat.Names {
-				r.bind(e, n, ths[k])
-				k++
-			}
-		}
-		if i >= 0 && fs.fixed {
-			r.cache.lets[i] = ths
+		for k, th := range ths {
+			r.g.set(fs.slots[k], th)
 		}
 		return fl, true
 	case *cat.Test:
 		var ok bool
 		if i >= 0 && fs.fixed {
-			if c, have := r.cache.checks[i]; have {
-				ok = c
-			} else {
-				ok = r.test(&s.AppTest, r.scopeOf(e))
-				r.cache.checks[i] = ok
+			// A fixed check is evaluated for the first candidate that
+			// reaches it, once per execution.
+			if r.checks[i] == 0 {
+				r.checks[i] = 2
+				if r.test(&s.AppTest, r.scopeOf(e)) {
+					r.checks[i] = 1
+				}
 			}
+			ok = r.checks[i] == 1
 		} else {
 			ok = r.test(&s.AppTest, r.scopeOf(e))
 		}
@@ -211,11 +261,11 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 	case *cat.Procedure:
 		p := &procV{params: s.Params, body: s.Body, file: fs.file}
 		sc := r.scopeOf(e)
-		p.env = capture(sc, r.m.procFree(s))
+		p.env = r.ev.capture(sc, r.m.procFree(s))
 		if s.Rec {
 			p.env = p.env.bind(s.Name, valueThunk(p))
 		}
-		r.bind(e, s.Name, valueThunk(p))
+		r.g.set(fs.slots[0], valueThunk(p))
 		return fl, true
 	case *cat.Call:
 		th := r.scopeOf(e).lookup(s.Name)
@@ -227,7 +277,7 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 			r.ev.errorf(s.At, "%s is not a procedure", s.Name)
 		}
 		arg := r.ev.eval(s.Arg, r.scopeOf(e))
-		sc := &scope{parent: p.env}
+		sc := r.ev.newScope(p.env)
 		r.ev.bindArgs(s.At, p.params, arg, sc)
 		return r.execBody(p.body, p.file, env{sc: sc}, fl)
 	case *cat.Enum:
@@ -237,7 +287,10 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 		for _, t := range s.Tags {
 			vs = append(vs, tagV{typ: s.Name, name: t})
 		}
-		r.bind(e, s.Name, valueThunk(newValSet(vs)))
+		th := valueThunk(newValSet(vs))
+		if e.global {
+			r.g.set(fs.slots[0], th)
+		}
 		return fl, true
 	case *cat.Forall:
 		v := r.ev.eval(s.Set, r.scopeOf(e))
@@ -289,7 +342,7 @@ func (r *runner) execBody(body []cat.Stmt, file *loadedFile, e env, fl flags) (f
 	if e.global {
 		// A match or if at the top level binds globally; give it a local
 		// scope over the globals instead so that its lets stay inside.
-		e = env{sc: &scope{parent: r.root}}
+		e = env{sc: &scope{parent: r.scopeOf(e)}}
 	}
 	for _, s := range body {
 		fs := &flatStmt{s: s, file: file}
@@ -310,7 +363,7 @@ func (r *runner) execBody(body []cat.Stmt, file *loadedFile, e env, fl flags) (f
 			continue
 		}
 		if p, isProc := s.(*cat.Procedure); isProc {
-			pv := &procV{params: p.Params, body: p.Body, file: file, env: capture(r.scopeOf(e), r.m.procFree(p))}
+			pv := &procV{params: p.Params, body: p.Body, file: file, env: r.ev.capture(r.scopeOf(e), r.m.procFree(p))}
 			e = r.bind(e, p.Name, valueThunk(pv))
 			continue
 		}
@@ -322,17 +375,21 @@ func (r *runner) execBody(body []cat.Stmt, file *loadedFile, e env, fl flags) (f
 	return fl, true
 }
 
-// let evaluates the bindings of a let instruction lazily (rec ones at
-// once, to their fixed point), returning one thunk per bound name in
-// order.
+// let evaluates the bindings of a let instruction at once (rec ones to
+// their fixed point), returning one thunk per name of its patterns in
+// order (nil for _).
 func (r *runner) let(s *cat.Let, e env) []*thunk {
 	sc := r.scopeOf(e)
 	var out []*thunk
 	if s.Rec {
-		vals := r.ev.fixpoint(s.At, s.Bindings, sc)
+		frame := r.ev.fixpoint(s.At, s.Bindings, sc)
 		for _, b := range s.Bindings {
 			for _, n := range b.Pat.Names {
-				out = append(out, valueThunk(vals[n]))
+				var th *thunk
+				if n != "" {
+					th = frame.vals[frameIndex(frame, n)]
+				}
+				out = append(out, th)
 			}
 		}
 		return out
@@ -345,56 +402,53 @@ func (r *runner) let(s *cat.Let, e env) []*thunk {
 		}
 		tmp := &scope{}
 		r.ev.bindPat(b, th, tmp)
-		out = append(out, tmp.vals...)
+		k := 0
+		for _, n := range b.Pat.Names {
+			if n == "" {
+				out = append(out, nil)
+				continue
+			}
+			out = append(out, tmp.vals[k])
+			k++
+		}
 	}
 	return out
 }
 
 // eager evaluates a binding at once. herd binds lazily, so a definition
 // that fails matters only when used: a failure is kept in the thunk and
-// raised where the name is used.
+// raised where the name is used. (What the failed evaluation allocated
+// stays, as in try.)
 func (r *runner) eager(e cat.Expr, sc *scope) (th *thunk) {
-	mark := r.ev.mark()
 	defer func() {
 		if x := recover(); x != nil {
 			err, ok := x.(*evalError)
 			if !ok {
 				panic(x)
 			}
-			r.ev.reset(mark)
 			th = &thunk{err: err, state: 2}
 		}
 	}()
 	return valueThunk(r.ev.eval(e, sc))
 }
 
-// prepass computes, once per execution, the top-level lets and checks
-// that depend on no candidate choice (see markFixed), so that each
-// candidate finds them in the cache.
+// prepass computes, once per execution, the top-level lets, procedures
+// and enums that depend on no candidate choice (see markFixed): their
+// slots keep the values for every candidate.
 func (r *runner) prepass() {
-	e := env{global: true}
+	clear(r.checks)
 	for i := range r.m.prog {
 		fs := &r.m.prog[i]
+		if !fs.fixed {
+			continue
+		}
 		r.ev.file = fs.file
 		switch s := fs.s.(type) {
-		case *cat.Enum:
-			r.exec(fs, i, e, nil)
+		case *cat.Enum, *cat.Procedure:
+			r.exec(fs, i, top(i), nil)
 		case *cat.Let:
-			if !fs.fixed {
-				continue
-			}
-			ths := r.let(s, e)
-			r.cache.lets[i] = ths
-			k := 0
-			for _, b := range s.Bindings {
-				for _, n := range b.Pat.Names {
-					r.bind(e, n, ths[k])
-					k++
-				}
-			}
-		case *cat.Test:
-			if fs.fixed {
-				r.cache.checks[i] = r.test(&s.AppTest, r.root)
+			for k, th := range r.let(s, top(i)) {
+				r.g.set(fs.slots[k], th)
 			}
 		}
 	}
@@ -431,15 +485,16 @@ func (r *runner) test(t *cat.AppTest, sc *scope) bool {
 // with runs the rest of the program once for each member of the set,
 // with the name bound to it. An empty set rejects the execution, as in
 // herd.
-func (r *runner) with(w *cat.WithFrom, i int, e env, fl flags) {
-	v := r.ev.eval(w.X, r.scopeOf(e))
-	mark := r.g.mark()
+// The with is instruction i, the k-th a candidate runs.
+func (r *runner) with(w *cat.WithFrom, i, k int, fl flags) {
+	r.forcePending()
+	v := r.ev.eval(w.X, &r.roots[i])
+	slot := r.m.prog[i].slots[0]
 	each := func(m Value) bool {
 		emark := r.ev.mark()
-		r.g.undo(mark)
-		r.bind(e, w.Var, valueThunk(m))
-		r.runTop(i+1, fl)
-		r.g.undo(mark)
+		r.pending = r.pending[:0]
+		r.g.set(slot, r.ev.valueThunk(m))
+		r.runTop(k+1, fl)
 		r.ev.reset(emark)
 		return !r.stop
 	}
@@ -453,7 +508,7 @@ func (r *runner) with(w *cat.WithFrom, i int, e env, fl flags) {
 			return
 		}
 		r.ev.eachProductPruned(s, func(partial axiom.Rel) bool {
-			return r.pruneFails(i, wp, w.Var, partial)
+			return r.pruneFails(i, wp, partial)
 		}, each)
 	case *linV:
 		r.ev.eachLin(s, func(rel axiom.Rel) bool { return each(r.ev.relv(rel)) })
@@ -485,9 +540,9 @@ func testName(t *cat.AppTest, f *loadedFile) string {
 // pruneFails reports whether a check of the program after the "with" at
 // index i rejects the partial value partial of its name: a check whose
 // relation grows with that value (analyseWith), failing already, fails
-// for every completion. The lets it needs are bound lazily.
-func (r *runner) pruneFails(i int, wp withPrune, name string, partial axiom.Rel) (fails bool) {
-	gmark := r.g.mark()
+// for every completion. The lets it needs are bound lazily; the complete
+// candidates bind them again.
+func (r *runner) pruneFails(i int, wp withPrune, partial axiom.Rel) (fails bool) {
 	emark := r.ev.mark()
 	savedFile := r.ev.file
 	defer func() {
@@ -497,56 +552,31 @@ func (r *runner) pruneFails(i int, wp withPrune, name string, partial axiom.Rel)
 			}
 			fails = false // the complete candidate will report the error
 		}
-		r.g.undo(gmark)
 		r.ev.reset(emark)
 		r.ev.file = savedFile
 	}()
-	e := env{global: true}
-	r.bind(e, name, valueThunk(r.ev.relv(partial)))
+	r.g.set(r.m.prog[i].slots[0], r.ev.valueThunk(r.ev.relv(partial)))
 	for j := i + 1; j <= wp.last; j++ {
 		fs := &r.m.prog[j]
+		if fs.fixed {
+			continue // computed by the prepass
+		}
 		r.ev.file = fs.file
 		switch s := fs.s.(type) {
 		case *cat.Let:
-			if ths, ok := r.cache.lets[j]; ok && fs.fixed {
-				k := 0
-				for _, b := range s.Bindings {
-					for _, n := range b.Pat.Names {
-						r.bind(e, n, ths[k])
-						k++
-					}
+			if fs.lazy {
+				for k, b := range s.Bindings {
+					r.g.set(fs.slots[k], r.ev.lazyThunk(b.X, &r.roots[j], fs.file))
 				}
 				continue
 			}
-			if s.Rec || s.When != nil {
-				ths := r.let(s, e)
-				k := 0
-				for _, b := range s.Bindings {
-					for _, n := range b.Pat.Names {
-						r.bind(e, n, ths[k])
-						k++
-					}
-				}
-				continue
-			}
-			for _, b := range s.Bindings {
-				th := &thunk{expr: b.X, env: capture(r.root, r.m.freeVars(b.X)), file: fs.file}
-				if len(b.Pat.Names) == 1 && !b.Pat.Tuple {
-					r.bind(e, b.Pat.Names[0], th)
-					continue
-				}
-				tmp := &scope{}
-				r.ev.bindPat(b, th, tmp)
-				for k, n := range tmp.names {
-					r.bind(e, n, tmp.vals[k])
-				}
+			for k, th := range r.let(s, top(j)) {
+				r.g.set(fs.slots[k], th)
 			}
 		case *cat.Test:
-			if wp.checks[j] && !r.test(&s.AppTest, r.root) {
+			if wp.checks[j] && !r.test(&s.AppTest, &r.roots[j]) {
 				return true
 			}
-		case *cat.Enum:
-			r.exec(fs, j, e, nil)
 		}
 	}
 	return false

@@ -60,7 +60,7 @@ func (r *runner) baseRel(name string) (rel axiom.Rel) {
 			rel = r.ev.emptyRel()
 		}
 	}()
-	th := r.root.lookup(name)
+	th := r.explainAt.lookup(name)
 	if th == nil {
 		return r.ev.emptyRel()
 	}

@@ -55,6 +55,17 @@ type Model struct {
 	// prunes holds, for each "with" of the program (by index), the checks
 	// that can reject a partial choice (see analyseWith).
 	prunes map[int]withPrune
+
+	// The top-level names and their slots (see assignSlots).
+	names         map[string]*nameInfo
+	nSlots, nBase int
+	perCand       []int // the instructions a candidate runs, in order
+
+	runners sync.Pool // of *runner, for reuse by later searches
+	noHoist bool      // see Options
+
+	fixedSlots []int      // the slots of the fixed instructions
+	skipCache  skipsCache // see skips
 }
 
 // flatStmt is one top-level instruction of the flattened program
@@ -63,6 +74,10 @@ type flatStmt struct {
 	s     cat.Stmt
 	file  *loadedFile
 	fixed bool // its value does not depend on rf, co, FW or a with choice
+	// lazy marks a let that binds each name to a lazy thunk: one that is
+	// not rec, has no when, and binds single names.
+	lazy  bool
+	slots []int // the slot of each name it binds (see assignSlots)
 }
 
 // loadedFile is one parsed cat file.
@@ -83,6 +98,10 @@ type Options struct {
 	// Variants are the variants that hold (herd's -variant), e.g.
 	// "lkmmv2" for the Linux-kernel model.
 	Variants []string
+
+	// noHoist keeps the fixed parts of candidate-dependent instructions
+	// in place (see hoister), for the differential tests.
+	noHoist bool
 }
 
 type loader struct {
@@ -114,7 +133,7 @@ func LoadLib(name string, opt Options) (*Model, error) {
 }
 
 func load(path string, src []byte, opt Options) (*Model, error) {
-	m := &Model{Path: path,
+	m := &Model{Path: path, noHoist: opt.noHoist,
 		enums: map[string][]string{}, tags: map[string]string{}, variants: map[string]bool{}}
 	for _, v := range opt.Variants {
 		m.variants[strings.ToLower(v)] = true

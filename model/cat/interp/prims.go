@@ -2,6 +2,8 @@ package interp
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -10,7 +12,9 @@ import (
 // primitives are the functions herd provides natively, plus cross, which
 // herd's cross.cat defines in cat and this interpreter computes lazily
 // (so that "with co from" can enumerate and prune orders one location at
-// a time instead of building every combination first).
+// a time instead of building every combination first), and map, which
+// herd's stdlib.cat defines in cat and which the co generation applies to
+// every candidate (see mapSet).
 var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 	"domain": func(ev *evaluator, arg Value) (Value, error) {
 		switch v := arg.(type) {
@@ -69,7 +73,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		if s == nil || r.N() == 0 && ev.x.N > 0 {
 			return nil, fmt.Errorf("expected (set, relation), found (%s, %s)", typeName(t[0]), typeName(t[1]))
 		}
-		var ws []int
+		ws := make([]int, 0, s.Len())
 		s.Each(func(i int) { ws = append(ws, i) })
 		before := ev.emptyRel()
 		for _, a := range ws {
@@ -100,6 +104,9 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 			return nil, fmt.Errorf("set of sets of relations expected, found %s", typeName(arg))
 		}
 		return &productV{comps: comps, id: ev.newID()}, nil
+	},
+	"map": func(ev *evaluator, f Value) (Value, error) {
+		return &primV{name: "map", fn: func(ev *evaluator, set Value) (Value, error) { return ev.mapSet(f, set) }}, nil
 	},
 	"tag2events": func(ev *evaluator, arg Value) (Value, error) {
 		t, ok := arg.(tagV)
@@ -135,12 +142,15 @@ func classesLoc(ev *evaluator, arg Value) (Value, error) {
 	default:
 		return nil, fmt.Errorf("event set expected, %s found", typeName(arg))
 	}
-	byLoc := map[int]axiom.Set{}
+	byLoc := make([]axiom.Set, len(ev.x.P.Names))
 	var locs []int
 	s.Each(func(i int) {
 		l := ev.x.Ev[i].Loc
 		if l < 0 {
 			return
+		}
+		for l >= len(byLoc) {
+			byLoc = append(byLoc, nil)
 		}
 		if byLoc[l] == nil {
 			byLoc[l] = ev.al.Set(ev.x.N)
@@ -238,9 +248,94 @@ func (ev *evaluator) orderRel(order []int) axiom.Rel {
 // candidate's rf are skipped (they would be rejected anyway).
 func (ev *evaluator) eachLin(l *linV, f func(axiom.Rel) bool) bool {
 	before := ev.withMust(l)
+	if r, n := ev.forcedOrder(l.ws, before); n == 0 {
+		return true // no order: before has a cycle
+	} else if n == 1 {
+		return f(r)
+	}
 	return axiom.Linearisations(l.ws, before, func(order []int) bool {
 		return f(ev.orderRel(order))
 	})
+}
+
+// hasOrder reports whether some total order of ws extends before, as
+// axiom.HasLinearisation, without allocating when ws is small.
+func hasOrder(ws []int, before axiom.Rel) bool {
+	if len(ws) > 64 {
+		return axiom.HasLinearisation(ws, before)
+	}
+	left := uint64(1)<<len(ws) - 1
+	if len(ws) == 64 {
+		left = ^uint64(0)
+	}
+	for left != 0 {
+		progress := false
+		for m := left; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros64(m)
+			free := true
+			for m2 := left &^ (1 << k); m2 != 0; m2 &= m2 - 1 {
+				if before.Has(ws[bits.TrailingZeros64(m2)], ws[k]) {
+					free = false
+					break
+				}
+			}
+			if free {
+				left &^= 1 << k
+				progress = true
+			}
+		}
+		if !progress {
+			return false
+		}
+	}
+	return true
+}
+
+// forcedOrder tells whether before leaves no choice in ordering ws: it
+// returns 1 and the order as a relation when it leaves exactly one total
+// order, 0 when it leaves none (it forces a prefix, after which the rest
+// has a cycle), and 2 when it leaves a choice somewhere, to be
+// enumerated. A forced order is the common case of the orders of one
+// location's writes given what its reads saw (one write and the initial
+// one, say), and needs none of the enumeration's buffers.
+func (ev *evaluator) forcedOrder(ws []int, before axiom.Rel) (axiom.Rel, int) {
+	if len(ws) > 64 {
+		return axiom.Rel{}, 2
+	}
+	r := ev.emptyRel()
+	left := uint64(1)<<len(ws) - 1
+	if len(ws) == 64 {
+		left = ^uint64(0)
+	}
+	var placed uint64
+	for left != 0 {
+		next := -1
+		for m := left; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros64(m)
+			free := true
+			for m2 := left &^ (1 << k); m2 != 0; m2 &= m2 - 1 {
+				if before.Has(ws[bits.TrailingZeros64(m2)], ws[k]) {
+					free = false
+					break
+				}
+			}
+			if free {
+				if next >= 0 {
+					return axiom.Rel{}, 2 // two choices
+				}
+				next = k
+			}
+		}
+		if next < 0 {
+			return axiom.Rel{}, 0 // a cycle
+		}
+		for m := placed; m != 0; m &= m - 1 {
+			r.Add(ws[bits.TrailingZeros64(m)], ws[next])
+		}
+		placed |= 1 << next
+		left &^= 1 << next
+	}
+	return r, 1
 }
 
 // withMust adds the coherence constraints of the candidate to a
@@ -383,4 +478,49 @@ func (ev *evaluator) eachProductPruned(p *productV, prune func(axiom.Rel) bool, 
 		return true
 	}
 	return rec(0)
+}
+
+// mapSet is herd's stdlib map f S, computed natively: the cat definition
+//
+//	let map f =
+//	  let rec do_map S = match S with
+//	  || {} -> {}
+//	  || e ++ rest -> f e ++ do_map rest
+//	  end in
+//	  do_map
+//
+// applies f to the members of S in order (the first member of an event
+// set or relation is its least; the order matters, as linearisations and
+// cross number their results) and then adds each result, the last first,
+// to {}; this does the same without a scope and a closure call per member.
+// Once the first addition makes a set of values (the last result is not
+// an event or a pair), every later one adds to that set and cannot fail:
+// the result is the set of all results, built at once.
+func (ev *evaluator) mapSet(f, set Value) (Value, error) {
+	var elems []Value
+	switch s := set.(type) {
+	case emptyV, valSetV, *setV, *relV, *linV, *productV:
+		elems = ev.members(s)
+	default:
+		return nil, fmt.Errorf("set-matching on non-set value of type %s", typeName(set))
+	}
+	out := make([]Value, len(elems))
+	for i, e := range elems {
+		out[i] = ev.apply(0, f, e)
+	}
+	if len(out) > 0 {
+		switch out[len(out)-1].(type) {
+		case eventV, pairV:
+		default:
+			// newValSet keeps the first of equal values; the additions
+			// keep the one added first, the last result.
+			slices.Reverse(out)
+			return newValSet(out), nil
+		}
+	}
+	var acc Value = theEmpty
+	for i := len(out) - 1; i >= 0; i-- {
+		acc = ev.addValues(out[i], acc, 0, 0)
+	}
+	return acc, nil
 }

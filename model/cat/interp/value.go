@@ -2,7 +2,7 @@ package interp
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -209,9 +209,10 @@ func isEmptyValue(v Value) bool {
 	return false
 }
 
-// newValSet returns the set of vs: sorted, without duplicates.
+// newValSet returns the set of vs: sorted, without duplicates (the first
+// of equal values is kept).
 func newValSet(vs []Value) valSetV {
-	sort.SliceStable(vs, func(i, j int) bool { return compareValues(vs[i], vs[j]) < 0 })
+	slices.SortStableFunc(vs, compareValues)
 	out := vs[:0]
 	for i, v := range vs {
 		if i > 0 && compareValues(out[len(out)-1], v) == 0 {
@@ -267,15 +268,21 @@ func formatValue(v Value, x *axiom.Execution) string {
 	return "<" + typeName(v) + ">"
 }
 
-// boxes hands out the *relV and *setV values of an evaluation from
-// chunks that are reused, as the arena reuses relation words: a value
-// built for one candidate is dropped with it, and boxing a relation in an
-// interface allocates nothing.
+// boxes hands out the *relV and *setV values and the thunks of an
+// evaluation from chunks that are reused, as the arena reuses relation
+// words: a value or binding made for one candidate is dropped with it,
+// and boxing a relation in an interface allocates nothing.
 type boxes struct {
 	rels   [][]relV
 	sets   [][]setV
-	ri, rj int // next rel box: chunk ri, index rj
+	thunks [][]thunk
+	scopes [][]scope
+	vals   [][]Value // the members of tuples
+	ri, rj int       // next rel box: chunk ri, index rj
 	si, sj int
+	ti, tj int
+	ci, cj int
+	vi, vj int
 }
 
 const boxChunk = 1024
@@ -302,20 +309,85 @@ func (b *boxes) set() *setV {
 	return p
 }
 
+func (b *boxes) thunk() *thunk {
+	if b.ti == len(b.thunks) {
+		b.thunks = append(b.thunks, make([]thunk, boxChunk))
+	}
+	p := &b.thunks[b.ti][b.tj]
+	if b.tj++; b.tj == boxChunk {
+		b.ti, b.tj = b.ti+1, 0
+	}
+	return p
+}
+
+func (b *boxes) scope() *scope {
+	if b.ci == len(b.scopes) {
+		b.scopes = append(b.scopes, make([]scope, boxChunk/4))
+	}
+	p := &b.scopes[b.ci][b.cj]
+	if b.cj++; b.cj == boxChunk/4 {
+		b.ci, b.cj = b.ci+1, 0
+	}
+	return p
+}
+
+// tuple returns room for a tuple of n members.
+func (b *boxes) tuple(n int) tupleV {
+	if n > boxChunk {
+		return make(tupleV, n)
+	}
+	for {
+		if b.vi == len(b.vals) {
+			b.vals = append(b.vals, make([]Value, boxChunk))
+		}
+		if b.vj+n <= boxChunk {
+			t := b.vals[b.vi][b.vj : b.vj+n : b.vj+n]
+			b.vj += n
+			return t
+		}
+		b.vi, b.vj = b.vi+1, 0
+	}
+}
+
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al             axiom.ArenaMark
-	ri, rj, si, sj int
+	al                                     axiom.ArenaMark
+	ri, rj, si, sj, ti, tj, ci, cj, vi, vj int
 }
 
 func (ev *evaluator) mark() evalMark {
 	b := &ev.bx
-	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj}
+	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj, b.vi, b.vj}
 }
 
 func (ev *evaluator) reset(m evalMark) {
 	ev.al.Reset(m.al)
-	ev.bx.ri, ev.bx.rj, ev.bx.si, ev.bx.sj = m.ri, m.rj, m.si, m.sj
+	b := &ev.bx
+	b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj, b.vi, b.vj = m.ri, m.rj, m.si, m.sj, m.ti, m.tj, m.ci, m.cj, m.vi, m.vj
+}
+
+// newScope returns an empty scope over parent from the evaluation's
+// chunks. Its first bindings use the room the scope has.
+func (ev *evaluator) newScope(parent *scope) *scope {
+	s := ev.bx.scope()
+	*s = scope{parent: parent}
+	s.names, s.vals = s.nb[:0], s.vb[:0]
+	return s
+}
+
+// valueThunk is valueThunk(v) from the evaluation's chunks.
+func (ev *evaluator) valueThunk(v Value) *thunk {
+	th := ev.bx.thunk()
+	*th = thunk{v: v, state: 2}
+	return th
+}
+
+// lazyThunk returns a thunk that evaluates e in sc when forced, from the
+// evaluation's chunks.
+func (ev *evaluator) lazyThunk(e cat.Expr, sc *scope, file *loadedFile) *thunk {
+	th := ev.bx.thunk()
+	*th = thunk{expr: e, env: sc, file: file}
+	return th
 }
 
 func (ev *evaluator) relv(r axiom.Rel) *relV {

@@ -14,6 +14,7 @@ type Output struct {
 	Name, Kind  string   // "Test NAME Allowed|Forbidden|Required"
 	States      []string // the state lines, as printed
 	Ok          bool
+	Loop        bool // the verdict line is "Loop Ok" or "Loop No": some path was cut
 	Condition   string
 	Observation string // "Never", "Sometimes", "Always"
 	Pos, Neg    int
@@ -39,8 +40,9 @@ func Read(path string) (*Output, error) {
 		case strings.HasPrefix(line, "States "):
 			inStates = true
 			continue
-		case line == "Ok" || line == "No":
-			h.Ok = line == "Ok"
+		case line == "Ok" || line == "No" || line == "Loop Ok" || line == "Loop No":
+			h.Ok = strings.HasSuffix(line, "Ok")
+			h.Loop = strings.HasPrefix(line, "Loop")
 			inStates = false
 		case strings.HasPrefix(line, "Flag "):
 			h.Flags = append(h.Flags, strings.TrimPrefix(line, "Flag "))

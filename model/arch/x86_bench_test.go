@@ -1,0 +1,90 @@
+package arch_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model"
+	"github.com/litmus-dev/litmus/model/arch"
+	"github.com/litmus-dev/litmus/model/cat/interp"
+)
+
+// BenchmarkX86Corpus checks every shared X86 test once per iteration,
+// under x86tso.cat and sc.cat run by the cat interpreter (building the
+// events included) and under the operational TSO and SC machines
+// (compiling included, no witness).
+func BenchmarkX86Corpus(b *testing.B) {
+	var tests []*litmus.Test
+	for _, f := range corpusTests(b, "x86") {
+		tests = append(tests, parseFile(b, f))
+	}
+	benchX86(b, tests)
+}
+
+// BenchmarkX86SBRing is the store-buffering ring of n threads, each
+// writing its location then reading the next one's.
+func BenchmarkX86SBRing(b *testing.B) {
+	for _, n := range []int{2, 4, 6} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			t, err := litmus.Parse("sb.litmus", []byte(x86SBRing(n)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchX86(b, []*litmus.Test{t})
+		})
+	}
+}
+
+func x86SBRing(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "X86 SB-ring-%d\n{ }\n", n)
+	var head, row1, row2, cond []string
+	for i := 0; i < n; i++ {
+		head = append(head, fmt.Sprintf("P%d", i))
+		row1 = append(row1, fmt.Sprintf("MOV [x%d],$1", i))
+		row2 = append(row2, fmt.Sprintf("MOV EAX,[x%d]", (i+1)%n))
+		cond = append(cond, fmt.Sprintf("%d:EAX=0", i))
+	}
+	for _, r := range [][]string{head, row1, row2} {
+		b.WriteString(strings.Join(r, " | ") + " ;\n")
+	}
+	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
+	return b.String()
+}
+
+func benchX86(b *testing.B, tests []*litmus.Test) {
+	for _, c := range []struct {
+		name string
+		cat  string // the cat model, or "" for op
+		op   model.Model
+	}{{"cat-x86tso", "x86tso.cat", model.Model{}}, {"op-tso", "", model.TSO}, {"cat-sc", "sc.cat", model.Model{}}, {"op-sc", "", model.SC}} {
+		b.Run(c.name, func(b *testing.B) {
+			var m *interp.Model
+			if c.cat != "" {
+				m = libModel(b, c.cat)
+			}
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for _, t := range tests {
+					if m == nil {
+						if _, err := model.Check(ctx, t, c.op, model.Options{NoWitness: true}); err != nil {
+							b.Fatal(err)
+						}
+						continue
+					}
+					p, err := arch.Program(t, arch.Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := m.Check(ctx, p, interp.CheckOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
