@@ -2,10 +2,12 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -27,17 +29,25 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
-	p, err := arch.Program(c.Test, arch.Options{})
+	// The budget of every other cat-model check (checkCat): the time
+	// limit, ctx and the memory cap bound the compiled test's semantics
+	// and the model's search alike, and a limit hit is an Unknown with
+	// the limit in words.
+	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
+	p, err := arch.Program(c.Test, arch.Options{Budget: b})
 	if err != nil {
+		var ex *limit.Exceeded
+		if errors.As(err, &ex) {
+			return limitedResult(t, m, ex.Reason), nil
+		}
 		return nil, fmt.Errorf("%s: internal error: the test compiled for %s has no meaning: %v", t.Name, m, err)
 	}
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
 	start := time.Now()
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: opt.MaxStates})
+	maxCand := opt.MaxStates
+	if maxCand <= 0 {
+		maxCand = DefaultMaxStates // as for the other models
+	}
+	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand})
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +56,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 		return nil, err
 	}
 	why := r.Why
-	if why != "" {
+	if why != "" && b.Err() == nil {
 		why = c.Explain(p, why)
 	}
 	res := axiomResult(t, m, axiomSummary{
@@ -57,6 +67,12 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "cat"
 	return res, nil
+}
+
+// limitedResult is the Unknown answer of a check stopped by a limit
+// before the model's search began.
+func limitedResult(t *litmus.Test, m Model, reason string) *Result {
+	return axiomResult(t, m, axiomSummary{Verdict: axiom.Unknown, Reason: reason})
 }
 
 // Compile returns C test t compiled for architecture model m as the

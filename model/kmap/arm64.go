@@ -180,8 +180,9 @@ func arm64Rows(lse bool) []Row {
 			llsc(full, "sub x15, x16, {v}")+"; cmp x15, #0; cset {ret}, eq", genFallback+": sub_and_test is sub_return(i, v) == 0", "")
 		rmw(pre+"dec_and_test", "mov x17, #-1; ldaddal x17, x16, [{addr}]; cmp x16, #1; cset {ret}, eq", genFallback+": dec_and_test is dec_return(v) == 0",
 			llsc(full, "sub x15, x16, #1")+"; cmp x15, #0; cset {ret}, eq", genFallback+": dec_and_test is dec_return(v) == 0", "")
-		rmw(pre+"inc_and_test", "mov x17, #1; ldaddal x17, x16, [{addr}]; cmn x16, #1; cset {ret}, eq", genFallback+": inc_and_test is inc_return(v) == 0",
-			llsc(full, "add x15, x16, #1")+"; cmp x15, #0; cset {ret}, eq", genFallback+": inc_and_test is inc_return(v) == 0", "")
+		rmw(pre+"inc_and_test", "mov x17, #1; ldaddal x17, x16, [{addr}]; cmp x16, #-1; cset {ret}, eq", genFallback+": inc_and_test is inc_return(v) == 0",
+			llsc(full, "add x15, x16, #1")+"; cmp x15, #0; cset {ret}, eq", genFallback+": inc_and_test is inc_return(v) == 0",
+			"with LSE, cmp #-1 (new value 0 is old value -1) is the compiler's cmn #1, written so because herd 7.58's AArch64 has no CMN")
 		unless := addUnlessARM(lse, "al", full)
 		rmw(pre+"add_unless", unless, genFallback+": add_unless is fetch_add_unless(v, a, u) != u, a loop of try_cmpxchg (CASAL)",
 			unless, genFallback+": add_unless is fetch_add_unless(v, a, u) != u, a loop of try_cmpxchg ("+armLLSC+" __ll_sc__cmpxchg_case_mb_64)", "")
