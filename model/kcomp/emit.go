@@ -209,9 +209,17 @@ func (e *emitter) label(l int) string {
 	if n, ok := e.labels[l]; ok {
 		return n
 	}
-	n := fmt.Sprintf("L%d", l)
+	n := e.named(fmt.Sprintf("L%d", l))
 	e.labels[l] = n
 	return n
+}
+
+// named returns the label of the thread for name: herd7 wants a label
+// defined once in the whole test, so every thread's labels carry its
+// number ("RETRYp1", "R2_1p1", "L3p1"; herd 7.58 does not read a label
+// with "P1" or "_P1" in it).
+func (e *emitter) named(name string) string {
+	return fmt.Sprintf("%sp%d", name, e.th.id)
 }
 
 // compile emits the thread's code, then its retry exit.
@@ -238,10 +246,10 @@ func (e *emitter) compile() {
 	th := e.th
 	if th.retry {
 		e.curOK = false
-		e.emit(e.be.jump("LEND"))
-		e.pending = append(e.pending, "LRETRY")
+		e.emit(e.be.jump(e.named("END")))
+		e.pending = append(e.pending, e.named("RETRY"))
 		e.emit(e.be.li(e.be.flag(), 1)...)
-		e.pending = append(e.pending, "LEND")
+		e.pending = append(e.pending, e.named("END"))
 	}
 	e.flushLabels(0)
 }
@@ -379,7 +387,7 @@ func (e *emitter) prim(in cir.Instr) {
 	defs := map[int]string{}
 	for i, x := range insns {
 		if x.Label != "" {
-			defs[i] = fmt.Sprintf("R%d_%s", e.nrow, x.Label)
+			defs[i] = e.named(fmt.Sprintf("R%d_%s", e.nrow, x.Label))
 		}
 	}
 	find := func(at int, ref string) (name string, back bool, ok bool) {
@@ -416,7 +424,7 @@ func (e *emitter) prim(in cir.Instr) {
 				}
 				if back && !c.opt.RetryLoops {
 					// A retry ends the path (see the package comment).
-					name = "LRETRY"
+					name = e.named("RETRY")
 					e.th.retry = true
 				}
 				ops = append(ops, name)
