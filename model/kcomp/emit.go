@@ -216,10 +216,11 @@ func (e *emitter) label(l int) string {
 
 // named returns the label of the thread for name: herd7 wants a label
 // defined once in the whole test, so every thread's labels carry its
-// number ("RETRYp1", "R2_1p1", "L3p1"; herd 7.58 does not read a label
-// with "P1" or "_P1" in it).
+// number ("RETRYT1", "R2_1T1", "L3T1": upper case, as the AArch64
+// dialect writes its operands, and no "P1", which herd 7.58 reads as a
+// thread's name).
 func (e *emitter) named(name string) string {
-	return fmt.Sprintf("%sp%d", name, e.th.id)
+	return fmt.Sprintf("%sT%d", name, e.th.id)
 }
 
 // compile emits the thread's code, then its retry exit.
