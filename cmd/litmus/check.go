@@ -101,7 +101,7 @@ Flags:
 
 // addRunFlags declares the flags shared by check, explain, fences and diff.
 func addRunFlags(fs *flag.FlagSet, o *runOptions) {
-	fs.StringVar(&o.models, "model", "auto", "memory model: sc, tso, pso, lkmm, aarch64, riscv, ppc, a list, all, or auto")
+	fs.StringVar(&o.models, "model", "auto", "memory model: sc, tso (x86), pso, lkmm, aarch64 (arm64), aarch64-llsc, riscv, ppc (power), a list, all, or auto")
 	fs.Var((*stringList)(&o.cats), "cat", "a cat model file to check under too (repeatable)")
 	fs.StringVar(&o.modelDir, "model-dir", "", "a directory with linux-kernel.cfg (a kernel tree's tools/memory-model) whose LKMM to check under too")
 	fs.Var((*stringList)(&o.includes), "I", "a directory searched for files a --cat model includes (repeatable)")
