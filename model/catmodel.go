@@ -14,6 +14,7 @@ import (
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/cat/interp"
+	"github.com/litmus-dev/litmus/model/kcomp"
 	"github.com/litmus-dev/litmus/model/lkmm"
 )
 
@@ -23,6 +24,11 @@ type catModel struct {
 	arch  litmus.Arch // the only dialect a built-in model reads; "" for a model from files
 	bell  bool        // read with a bell file: it gives C tests their annotations
 	files bool        // read from files (--cat, --model-dir), not built in
+	// target, for a built-in architecture model, is how model/kcomp
+	// compiles a C test for it; cOnly marks a model that reads C tests
+	// only (aarch64-llsc: an AArch64 test has no atomics to choose).
+	target *kcomp.Target
+	cOnly  bool
 
 	once sync.Once
 	load func() (*interp.Model, error)
@@ -30,10 +36,9 @@ type catModel struct {
 	err  error
 }
 
-func builtinCat(name, file string, a litmus.Arch) *catModel {
-	return &catModel{name: name, arch: a, load: func() (*interp.Model, error) {
-		return interp.LoadLib(file, interp.Options{})
-	}}
+func builtinCat(name, file string, a litmus.Arch, target *kcomp.Target, cOnly bool) *catModel {
+	return &catModel{name: name, arch: a, target: target, cOnly: cOnly,
+		load: func() (*interp.Model, error) { return interp.LoadLib(file, interp.Options{}) }}
 }
 
 func (c *catModel) model() (*interp.Model, error) {
@@ -42,8 +47,11 @@ func (c *catModel) model() (*interp.Model, error) {
 }
 
 func (c *catModel) applies(a litmus.Arch) bool {
+	if a == litmus.ArchC && c.target != nil {
+		return true
+	}
 	if c.arch != "" {
-		return a == c.arch
+		return a == c.arch && !c.cOnly
 	}
 	if a == litmus.ArchC {
 		return c.bell
@@ -131,7 +139,13 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 		if t.Arch == litmus.ArchC && m.cat.arch == "" && !m.cat.bell {
 			return nil, fmt.Errorf("%s: the %s model does not read C tests: it has no bell file to give C primitives their annotations (check against a kernel tree's model with --model-dir DIR, or --cat DIR/linux-kernel.cfg)", t.Name, m)
 		}
+		if m.cat.cOnly {
+			return nil, fmt.Errorf("%s: the %s model reads C tests only, compiled with the LL/SC atomics (check %s tests under %s)", t.Name, m, t.Arch, Default(t.Arch))
+		}
 		return nil, fmt.Errorf("%s: the %s model does not read %s tests", t.Name, m, t.Arch)
+	}
+	if t.Arch == litmus.ArchC && m.cat.target != nil {
+		return checkCompiled(ctx, t, m, opt)
 	}
 	cm, err := m.cat.model()
 	if err != nil {

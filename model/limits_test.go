@@ -213,12 +213,51 @@ func TestLimitsHoldUnderCatModels(t *testing.T) {
 	require.Equal(t, Unknown, res.Verdict)
 	require.Contains(t, res.Reason, "memory cap")
 
+	// The architecture models on a C test, compiled as the kernel
+	// compiles it (checkCompiled): the same budget, the same words.
+	c, err := parseSrc("many.litmus", manyThreads(12))
+	require.NoError(t, err)
+	for _, m := range []Model{AArch64, AArch64LLSC, RISCV, PPC} {
+		res, err := Check(context.Background(), c, m, Options{Timeout: 50 * time.Millisecond})
+		require.NoError(t, err, m.String())
+		require.Equal(t, Unknown, res.Verdict, m.String())
+		require.Equal(t, "timed out after 50ms", res.Reason, m.String())
+		res, err = Check(context.Background(), c, m, Options{MaxMemory: 1 << 20})
+		require.NoError(t, err, m.String())
+		require.Equal(t, Unknown, res.Verdict, m.String())
+		require.Contains(t, res.Reason, "memory cap", m.String())
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		res, err = Check(ctx, c, m, Options{})
+		require.NoError(t, err, m.String())
+		require.Equal(t, Unknown, res.Verdict, m.String())
+		require.Equal(t, "cancelled before the search finished", res.Reason, m.String())
+	}
+	// --max-states bounds the candidate executions as for an assembly
+	// test: the search stops with Unknown, and says which limit.
+	var w strings.Builder
+	w.WriteString("C wide\n{}\n")
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&w, "P%d(int *x)\n{\n\tint r0;\n\tWRITE_ONCE(*x, %d);\n\tr0 = READ_ONCE(*x);\n}\n", i, i+1)
+	}
+	w.WriteString("exists (0:r0=1)\n")
+	wide, err := parseSrc("wide.litmus", w.String())
+	require.NoError(t, err)
+	for _, m := range []Model{AArch64, AArch64LLSC, RISCV, PPC} {
+		full, err := Check(context.Background(), wide, m, Options{})
+		require.NoError(t, err, m.String())
+		require.Equal(t, Sometimes, full.Verdict, m.String())
+		require.Greater(t, full.Stats.States, int64(10), m.String())
+		res, err := Check(context.Background(), wide, m, Options{MaxStates: 10})
+		require.NoError(t, err, m.String())
+		require.Equal(t, Unknown, res.Verdict, m.String())
+		require.Equal(t, "more than 10 candidate executions", res.Reason, m.String())
+	}
+
 	if _, err := os.Stat(kernelModelDir); err != nil {
 		t.Skip("no shared corpus")
 	}
 	kernel, err := LoadKernel(kernelModelDir)
-	require.NoError(t, err)
-	c, err := parseSrc("many.litmus", manyThreads(12))
 	require.NoError(t, err)
 	res, err = Check(context.Background(), c, kernel, Options{Timeout: 50 * time.Millisecond})
 	require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
+	"github.com/litmus-dev/litmus/model/kcomp"
 )
 
 // checkOptions are check's flags.
@@ -100,7 +101,7 @@ Flags:
 
 // addRunFlags declares the flags shared by check, explain, fences and diff.
 func addRunFlags(fs *flag.FlagSet, o *runOptions) {
-	fs.StringVar(&o.models, "model", "auto", "memory model: sc, tso, pso, lkmm, aarch64, riscv, ppc, a list, all, or auto")
+	fs.StringVar(&o.models, "model", "auto", "memory model: sc, tso (x86), pso, lkmm, aarch64 (arm64), aarch64-llsc, riscv, ppc (power), a list, all, or auto")
 	fs.Var((*stringList)(&o.cats), "cat", "a cat model file to check under too (repeatable)")
 	fs.StringVar(&o.modelDir, "model-dir", "", "a directory with linux-kernel.cfg (a kernel tree's tools/memory-model) whose LKMM to check under too")
 	fs.Var((*stringList)(&o.includes), "I", "a directory searched for files a --cat model includes (repeatable)")
@@ -169,7 +170,9 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 			mr := &fr.results[i]
 			if mr.err != nil {
 				printInputError(env, fr.file, mr.err, seen)
-				code = max(code, exitUsage)
+				if !(multi && kcomp.IsNotCompiled(mr.err)) {
+					code = max(code, exitUsage)
+				}
 				continue
 			}
 			if p := mr.problems(f.allowUnknown); len(p) > 0 {
@@ -273,7 +276,11 @@ func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnkn
 		}
 		for _, m := range models {
 			mr := resultFor(fr, m)
-			if mr == nil {
+			if mr == nil || kcomp.IsNotCompiled(mr.err) {
+				// Not checked: a model that does not read the test, or
+				// an architecture model the test does not compile for
+				// (an RCU grace period), which the line above the
+				// table says.
 				fmt.Fprint(tw, "\tn/a")
 				continue
 			}

@@ -11,7 +11,9 @@ herd's X86 (Intel syntax) and X86_64 (AT&T syntax) dialects, herd's AArch64,
 RISCV and PPC assembly, and LISA, herd's annotated assembly of the older
 kernel tests ("r[once] r1 x", "f[mb]"). C, X86 and X86_64 tests are checked
 under sc, tso, pso and lkmm (C); AArch64, RISCV and PPC tests under their
-architecture's model (aarch64, riscv, ppc); LISA tests under lkmm.
+architecture's model (aarch64, riscv, ppc), and C tests also under those
+compiled as the kernel compiles them (litmus help models); LISA tests under
+lkmm.
 
 A C test is a header "C NAME", an optional quoted doc string, comments
 (* ... *), an init block { x=1; int *p = &x; 0:r1=2; }, processes
@@ -58,6 +60,14 @@ aarch64, riscv, ppc
       herd7 7.58's aarch64.cat, riscv.cat (RVWMO) and ppc.cat (POWER), run
       by the cat interpreter on AArch64, RISCV and PPC tests (aliases arm64,
       armv8, rvwmo, power).
+arm64 (aarch64), arm64-llsc (aarch64-llsc), riscv, power (ppc) on C tests
+      The C test compiled as the kernel compiles it (model/kmap's rows from
+      arch/<arch>/include/asm, v6.x) and checked under that cat model:
+      arm64 with the LSE atomics, arm64-llsc with the LL/SC loops (C tests
+      only), riscv64 and ppc64; "litmus compile --model M" prints the
+      compiled test. RCU and SRCU grace periods have no instructions: such
+      a test is n/a (with --model all) or an error naming its line. x86 is
+      tso.
 auto  The default: tso for C and X86 tests, the architecture's model for
       AArch64, RISCV and PPC tests, lkmm for LISA tests.
 all   Every model; a test is n/a under the models that do not read it.

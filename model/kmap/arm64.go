@@ -157,12 +157,18 @@ func arm64Rows(lse bool) []Row {
 		for _, o := range orderings {
 			rmw(pre+"add_return"+o.suffix, "ldadd"+o.lse+" {v}, x16, [{addr}]; add {ret}, x16, {v}", armLSE+": __lse_atomic_add_return"+o.suffix,
 				llsc(o, "add x15, x16, {v}")+"; add {ret}, x16, {v}", armLLSC+": __ll_sc_atomic_add_return"+o.suffix, "")
-			rmw(pre+"sub_return"+o.suffix, "neg x17, {v}; ldadd"+o.lse+" x17, x16, [{addr}]; add {ret}, x16, x17", armLSE+": __lse_atomic_sub_return"+o.suffix,
-				llsc(o, "sub x15, x16, {v}")+"; sub {ret}, x16, {v}", armLLSC+": __ll_sc_atomic_sub_return"+o.suffix, "")
+			// atomic_t's LSE sub_return calls __lse_atomic_fetch_sub
+			// without the ordering suffix: every form is LDADDAL.
+			subLSE, subNote := o.lse, ""
+			if pre == "atomic_" && o.lse != "al" {
+				subLSE, subNote = "al", noteLSESub
+			}
+			rmw(pre+"sub_return"+o.suffix, "neg x17, {v}; ldadd"+subLSE+" x17, x16, [{addr}]; add {ret}, x16, x17", armLSE+": __lse_atomic_sub_return"+o.suffix+" is __lse_atomic_fetch_sub(i, v) - i",
+				llsc(o, "sub x15, x16, {v}")+"; sub {ret}, x16, {v}", armLLSC+": __ll_sc_atomic_sub_return"+o.suffix, pick(lse, subNote))
 			rmw(pre+"inc_return"+o.suffix, "mov x17, #1; ldadd"+o.lse+" x17, x16, [{addr}]; add {ret}, x16, #1", genFallback+": inc_return is add_return(1, v)",
 				llsc(o, "add x15, x16, #1")+"; add {ret}, x16, #1", genFallback+": inc_return is add_return(1, v)", "")
-			rmw(pre+"dec_return"+o.suffix, "mov x17, #-1; ldadd"+o.lse+" x17, x16, [{addr}]; sub {ret}, x16, #1", genFallback+": dec_return is sub_return(1, v)",
-				llsc(o, "sub x15, x16, #1")+"; sub {ret}, x16, #1", genFallback+": dec_return is sub_return(1, v)", "")
+			rmw(pre+"dec_return"+o.suffix, "mov x17, #-1; ldadd"+subLSE+" x17, x16, [{addr}]; sub {ret}, x16, #1", genFallback+": dec_return is sub_return(1, v); "+armLSE+": __lse_atomic_sub_return",
+				llsc(o, "sub x15, x16, #1")+"; sub {ret}, x16, #1", genFallback+": dec_return is sub_return(1, v)", pick(lse, subNote))
 			rmw(pre+"fetch_inc"+o.suffix, "mov x17, #1; ldadd"+o.lse+" x17, x16, [{addr}]; mov {ret}, x16", genFallback+": fetch_inc is fetch_add(1, v)",
 				llsc(o, "add x15, x16, #1")+"; mov {ret}, x16", genFallback+": fetch_inc is fetch_add(1, v)", "")
 			rmw(pre+"fetch_dec"+o.suffix, "mov x17, #-1; ldadd"+o.lse+" x17, x16, [{addr}]; mov {ret}, x16", genFallback+": fetch_dec is fetch_sub(1, v)",
@@ -174,8 +180,9 @@ func arm64Rows(lse bool) []Row {
 			llsc(full, "sub x15, x16, {v}")+"; cmp x15, #0; cset {ret}, eq", genFallback+": sub_and_test is sub_return(i, v) == 0", "")
 		rmw(pre+"dec_and_test", "mov x17, #-1; ldaddal x17, x16, [{addr}]; cmp x16, #1; cset {ret}, eq", genFallback+": dec_and_test is dec_return(v) == 0",
 			llsc(full, "sub x15, x16, #1")+"; cmp x15, #0; cset {ret}, eq", genFallback+": dec_and_test is dec_return(v) == 0", "")
-		rmw(pre+"inc_and_test", "mov x17, #1; ldaddal x17, x16, [{addr}]; cmn x16, #1; cset {ret}, eq", genFallback+": inc_and_test is inc_return(v) == 0",
-			llsc(full, "add x15, x16, #1")+"; cmp x15, #0; cset {ret}, eq", genFallback+": inc_and_test is inc_return(v) == 0", "")
+		rmw(pre+"inc_and_test", "mov x17, #1; ldaddal x17, x16, [{addr}]; cmp x16, #-1; cset {ret}, eq", genFallback+": inc_and_test is inc_return(v) == 0",
+			llsc(full, "add x15, x16, #1")+"; cmp x15, #0; cset {ret}, eq", genFallback+": inc_and_test is inc_return(v) == 0",
+			"with LSE, cmp #-1 (new value 0 is old value -1) is the compiler's cmn #1, written so because herd 7.58's AArch64 has no CMN")
 		unless := addUnlessARM(lse, "al", full)
 		rmw(pre+"add_unless", unless, genFallback+": add_unless is fetch_add_unless(v, a, u) != u, a loop of try_cmpxchg (CASAL)",
 			unless, genFallback+": add_unless is fetch_add_unless(v, a, u) != u, a loop of try_cmpxchg ("+armLLSC+" __ll_sc__cmpxchg_case_mb_64)", "")
@@ -233,6 +240,17 @@ func arm64Rows(lse bool) []Row {
 		armSpin+": queued_spin_trylock", "")
 	add("spin_is_locked", "ldr x16, [{addr}]; cmp x16, #0; cset {ret}, ne", armSpin+": queued_spin_is_locked is atomic_read(&lock->val) != 0", "")
 	return rows
+}
+
+// noteLSESub is the note of atomic_t's sub_return and dec_return with LSE.
+const noteLSESub = "stronger than asked: atomic_lse.h's ATOMIC_OP_ADD_SUB_RETURN(name) makes atomic_t's __lse_atomic_sub_return##name call __lse_atomic_fetch_sub(i, v), the fully ordered LDADDAL, for every name (atomic64_t's calls __lse_atomic64_fetch_sub##name)"
+
+// pick returns s when cond holds, else "".
+func pick(cond bool, s string) string {
+	if cond {
+		return s
+	}
+	return ""
 }
 
 const noteSpinARM = "simplified: a loop around the fast path's acquire cmpxchg with YIELD between tries; the kernel's qspinlock queues under contention, which changes how long a CPU waits, not how the lock orders memory"

@@ -8,13 +8,16 @@
 //
 // A row's Code is a sequence of instructions in the GNU assembler syntax of
 // its architecture (AT&T for x86-64, as the kernel's inline assembly is
-// written; Arm's syntax for arm64), separated by ';'. An instruction may
+// written; Arm's syntax for arm64; the RISC-V and POWER syntaxes, with
+// register names xN and rN), separated by ';'. An instruction may
 // start with a numeric local label "1:"; branches name them "1b" (the
 // nearest such label before) or "1f" (after), as in the kernel's asm. The
 // operands the C code supplies are placeholders:
 //
-//	{addr}  the accessed location: on x86-64 a memory operand; on arm64 an
-//	        X register holding its address, written "[{addr}]"
+//	{addr}  the accessed location: on x86-64 a memory operand; elsewhere
+//	        a register holding its address, written "[{addr}]" (arm64),
+//	        "0({addr})" or "({addr})" (riscv64, ppc64), or as the base
+//	        of an X-form access "r0, {addr}" (ppc64)
 //	{v}     the first value operand (on x86-64 a register or an immediate
 //	        "$n"; on arm64 an X register)
 //	{w}     the second value operand (cmpxchg's new value, add_unless's
@@ -24,16 +27,23 @@
 //	{ret}   the register receiving the primitive's value
 //
 // Everything else is written literally: the scratch registers (x86-64:
-// %rax, %rcx; arm64: x15, x16, x17 and w15, w16, w17) belong to the row.
+// %rax, %rcx; arm64: x14-x17 and their w halves; riscv64: x28-x31;
+// ppc64: r28-r31) belong to the row.
 // Two rules make a row safe to paste between arbitrary C statements: {ret}
 // appears only in the last instruction, as its destination, so the inputs
 // are all read before it is written; and a row writes no register but its
 // scratch registers and {ret}. kmap_test.go checks both.
 //
-// Every location is one 8-byte word, so the rows use the 64-bit forms
-// (addq, x registers). The kernel's int-sized atomic_t uses the 32-bit forms
-// of the same instructions (addl, w registers), which order memory the same
-// way for aligned accesses of one size.
+// Every location is one word of one size, so each table uses one form:
+// the 64-bit forms on x86-64, arm64 and riscv64 (addq, x registers, .d),
+// the 32-bit forms of atomic_t on ppc64 (lwarx/stwcx., which herd 7.58's
+// PPC front end reads, where it does not read ldarx/stdcx.). The kernel
+// uses the other size's forms of the same instructions for the other
+// types, which order memory the same way for aligned accesses of one size.
+//
+// Some instructions are hints with no memory effect (a prefetch, a spin
+// hint); Hint names them, and model/kcomp leaves them out of the litmus
+// tests it writes, since herd's dialects do not have them.
 package kmap
 
 import (
@@ -53,10 +63,27 @@ const (
 	X86_64    Arch = "x86-64"
 	ARM64     Arch = "arm64"
 	ARM64LLSC Arch = "arm64-llsc"
+	RISCV64   Arch = "riscv64"
+	PPC64     Arch = "ppc64"
 )
 
 // Arches returns every architecture of the mapping.
-func Arches() []Arch { return []Arch{X86_64, ARM64, ARM64LLSC} }
+func Arches() []Arch { return []Arch{X86_64, ARM64, ARM64LLSC, RISCV64, PPC64} }
+
+// Hint reports whether in is a hint of architecture a: an instruction
+// with no memory access and no ordering (arm64's PRFM and YIELD, RISC-V's
+// PAUSE, POWER's priority nops "or 1,1,1" and "or 2,2,2").
+func Hint(a Arch, in Insn) bool {
+	switch a {
+	case ARM64, ARM64LLSC:
+		return in.Op == "prfm" || in.Op == "yield"
+	case RISCV64:
+		return in.Op == "pause"
+	case PPC64:
+		return in.Op == "or" && len(in.Args) == 3 && (in.Args[0] == "1" || in.Args[0] == "2") && in.Args[1] == in.Args[0] && in.Args[2] == in.Args[0]
+	}
+	return false
+}
 
 // Row is how the kernel compiles one primitive on one architecture.
 type Row struct {

@@ -34,6 +34,8 @@ var (
 	placeholderRE = regexp.MustCompile(`\{[a-z]+\}`)
 	x86RegRE      = regexp.MustCompile(`%([a-z0-9]+)`)
 	armRegRE      = regexp.MustCompile(`\b([xw](?:[0-9]+|zr))\b`)
+	rvRegRE       = regexp.MustCompile(`\b(x[0-9]+)\b`)
+	ppcRegRE      = regexp.MustCompile(`\b(r[0-9]+)\b`)
 	labelRefRE    = regexp.MustCompile(`^([0-9]+)([bf])$`)
 )
 
@@ -43,7 +45,11 @@ func TestRowsWellFormed(t *testing.T) {
 		X86_64:    {"rax", "eax", "al", "rcx", "ecx", "rsp"},
 		ARM64:     {"x14", "x15", "x16", "x17", "w14", "w15", "w16", "w17", "xzr"},
 		ARM64LLSC: {"x14", "x15", "x16", "x17", "w14", "w15", "w16", "w17", "xzr"},
+		RISCV64:   {"x0", "x28", "x29", "x30", "x31"},
+		// r0 only as the X-form base, where it reads as 0.
+		PPC64: {"r0", "r28", "r29", "r30", "r31"},
 	}
+	regRE := map[Arch]*regexp.Regexp{X86_64: x86RegRE, ARM64: armRegRE, ARM64LLSC: armRegRE, RISCV64: rvRegRE, PPC64: ppcRegRE}
 	for _, a := range Arches() {
 		for _, r := range Rows(a) {
 			insns, err := Parse(r.Code)
@@ -71,11 +77,7 @@ func TestRowsWellFormed(t *testing.T) {
 						}
 						require.Equal(t, dst, j, "%s %s: {ret} is not the destination of %q", a, r.Prim, in)
 					}
-					re := armRegRE
-					if a == X86_64 {
-						re = x86RegRE
-					}
-					for _, m := range re.FindAllStringSubmatch(arg, -1) {
+					for _, m := range regRE[a].FindAllStringSubmatch(arg, -1) {
 						require.True(t, slices.Contains(scratch[a], m[1]), "%s %s: %q uses %s, not a scratch register", a, r.Prim, in, m[1])
 					}
 					if m := labelRefRE.FindStringSubmatch(arg); m != nil {
@@ -114,4 +116,43 @@ func TestLookupGap(t *testing.T) {
 	_, why, ok = Lookup("mips", "smp_mb")
 	require.False(t, ok)
 	require.Contains(t, why, "mips")
+}
+
+// TestPPCZeroBase checks that r0 appears in the ppc64 rows only as the
+// base of an X-form access, where it reads as 0.
+func TestPPCZeroBase(t *testing.T) {
+	for _, r := range Rows(PPC64) {
+		insns, err := Parse(r.Code)
+		require.NoError(t, err)
+		for _, in := range insns {
+			for j, arg := range in.Args {
+				if arg == "r0" {
+					require.Contains(t, []string{"lwarx", "stwcx."}, in.Op, "%s: %s uses r0", r.Prim, in)
+					require.Equal(t, 1, j, "%s: %s uses r0 outside the base", r.Prim, in)
+				}
+			}
+		}
+	}
+}
+
+func TestHint(t *testing.T) {
+	for _, c := range []struct {
+		a    Arch
+		code string
+		hint bool
+	}{
+		{ARM64, "prfm pstl1strm, [x1]", true},
+		{ARM64LLSC, "yield", true},
+		{ARM64, "dmb ish", false},
+		{RISCV64, "pause", true},
+		{RISCV64, "fence r, rw", false},
+		{PPC64, "or 1, 1, 1", true},
+		{PPC64, "or 2, 2, 2", true},
+		{PPC64, "or r30, r31, r29", false},
+		{X86_64, "pause", false},
+	} {
+		insns, err := Parse(c.code)
+		require.NoError(t, err)
+		require.Equal(t, c.hint, Hint(c.a, insns[0]), "%s %q", c.a, c.code)
+	}
 }

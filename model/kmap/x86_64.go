@@ -28,7 +28,7 @@ const (
 const (
 	noteOrderings = "the _relaxed/_acquire/_release forms are the same instructions (atomic-arch-fallback.h)"
 	noteSpin      = "simplified: a test-and-set loop with LOCK CMPXCHG; the kernel's qspinlock takes the same LOCK CMPXCHG on its fast path (queued_spin_lock) and queues only under contention, which changes how long a CPU waits, not how the lock orders memory"
-	noteGP        = "needs the kernel's grace-period machinery, which a run in user space does not have"
+	noteGP        = "needs the kernel's grace-period machinery, which is no instruction sequence: neither a run in user space nor an architecture model has it"
 )
 
 func init() {

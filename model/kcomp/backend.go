@@ -1,0 +1,278 @@
+package kcomp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// backend is one dialect's registers and instructions for C's arithmetic
+// and control flow; the primitives come from the kmap rows.
+type backend interface {
+	// pool lists the registers for C registers, temporaries and the
+	// locations' addresses, in the order they are given out.
+	pool() []string
+	// args are the registers a row's {v}, {w} and {mask} take when the
+	// C code passes a constant.
+	args() [3]string
+	// tmp are two scratch registers for C arithmetic on constants.
+	tmp() [2]string
+	// discard receives the value of a primitive whose result is unused.
+	discard() string
+	// flag is the register a thread sets when a retry ends its path.
+	flag() string
+
+	li(d string, v int64) []string
+	mov(d, s string) string
+	unary(op, d, x string) []string
+	binary(op, d, x, y string) ([]string, error)
+	branchZ(x, label string) []string
+	cmpBranch(op, x, y, label string) []string
+	jump(label string) string
+	// format writes a row's instruction in the dialect's syntax.
+	format(op string, args []string) string
+}
+
+var backends = map[litmus.Arch]backend{
+	litmus.ArchAArch64: aarch64{},
+	litmus.ArchRISCV:   riscv{},
+	litmus.ArchPPC:     ppc{},
+}
+
+func regs(prefix string, ranges ...[2]int) []string {
+	var out []string
+	for _, r := range ranges {
+		for i := r[0]; i <= r[1]; i++ {
+			out = append(out, fmt.Sprintf("%s%d", prefix, i))
+		}
+	}
+	return out
+}
+
+// aarch64: the rows' scratch is X14-X17; X10-X12 carry constant operands
+// to rows, X13 takes discarded results, X27 is the retry flag.
+type aarch64 struct{}
+
+func (aarch64) pool() []string         { return regs("X", [2]int{0, 9}, [2]int{18, 26}) }
+func (aarch64) args() [3]string        { return [3]string{"X10", "X11", "X12"} }
+func (aarch64) tmp() [2]string         { return [2]string{"X14", "X15"} }
+func (aarch64) discard() string        { return "X13" }
+func (aarch64) flag() string           { return "X27" }
+func (aarch64) mov(d, s string) string { return "MOV " + d + "," + s }
+func (aarch64) jump(l string) string   { return "B " + l }
+
+func (aarch64) li(d string, v int64) []string { return []string{fmt.Sprintf("MOV %s,#%d", d, v)} }
+
+var a64Cond = map[string]string{"==": "EQ", "!=": "NE", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE"}
+
+func (aarch64) unary(op, d, x string) []string {
+	switch op {
+	case "-":
+		return []string{"NEG " + d + "," + x}
+	case "~":
+		return []string{"MVN " + d + "," + x}
+	}
+	return []string{"CMP " + x + ",#0", "CSET " + d + ",EQ"}
+}
+
+func (aarch64) binary(op, d, x, y string) ([]string, error) {
+	if c, ok := a64Cond[op]; ok {
+		return []string{"CMP " + x + "," + y, "CSET " + d + "," + c}, nil
+	}
+	switch op {
+	case "&&", "||":
+		alu := "AND"
+		if op == "||" {
+			alu = "ORR"
+		}
+		return []string{"CMP " + x + ",#0", "CSET X16,NE", "CMP " + y + ",#0", "CSET X17,NE", alu + " " + d + ",X16,X17"}, nil
+	}
+	alu, ok := map[string]string{"+": "ADD", "-": "SUB", "&": "AND", "|": "ORR", "^": "EOR", "*": "MUL", "<<": "LSL", ">>": "ASR"}[op]
+	if !ok {
+		return nil, fmt.Errorf("operator %s", op)
+	}
+	return []string{alu + " " + d + "," + x + "," + y}, nil
+}
+
+func (aarch64) branchZ(x, l string) []string { return []string{"CBZ " + x + "," + l} }
+
+func (aarch64) cmpBranch(op, x, y, l string) []string {
+	return []string{"CMP " + x + "," + y, "B." + a64Cond[op] + " " + l}
+}
+
+func (aarch64) format(op string, args []string) string {
+	s := strings.ToUpper(op)
+	if len(args) > 0 {
+		s += " " + strings.ToUpper(strings.Join(args, ","))
+	}
+	return s
+}
+
+// riscv: the rows' scratch is x28-x31; x23-x25 carry constant operands,
+// x26 takes discarded results, x27 is the retry flag. Comparisons that
+// give a value use slt, or and xori, which herd 7.58 executes.
+type riscv struct{}
+
+func (riscv) pool() []string         { return regs("x", [2]int{5, 22}) }
+func (riscv) args() [3]string        { return [3]string{"x23", "x24", "x25"} }
+func (riscv) tmp() [2]string         { return [2]string{"x28", "x29"} }
+func (riscv) discard() string        { return "x26" }
+func (riscv) flag() string           { return "x27" }
+func (riscv) mov(d, s string) string { return "mv " + d + "," + s }
+func (riscv) jump(l string) string   { return "j " + l }
+
+func (riscv) li(d string, v int64) []string { return []string{fmt.Sprintf("li %s,%d", d, v)} }
+
+// rvNonZeroOf sets d to x != 0, through x30 and x31 (x is neither).
+func rvNonZeroOf(d, x string) []string {
+	return []string{"slt x30,x0," + x, "slt x31," + x + ",x0", "or " + d + ",x30,x31"}
+}
+
+func (riscv) unary(op, d, x string) []string {
+	switch op {
+	case "-":
+		return []string{"sub " + d + ",x0," + x}
+	case "~":
+		return []string{"xori " + d + "," + x + ",-1"}
+	}
+	return append(rvNonZeroOf("x30", x), "xori "+d+",x30,1")
+}
+
+func (riscv) binary(op, d, x, y string) ([]string, error) {
+	switch op {
+	case "==":
+		return append(append([]string{"xor x29," + x + "," + y}, rvNonZeroOf("x30", "x29")...), "xori "+d+",x30,1"), nil
+	case "!=":
+		return append([]string{"xor x29," + x + "," + y}, rvNonZeroOf(d, "x29")...), nil
+	case "<":
+		return []string{"slt " + d + "," + x + "," + y}, nil
+	case ">":
+		return []string{"slt " + d + "," + y + "," + x}, nil
+	case "<=":
+		return []string{"slt x30," + y + "," + x, "xori " + d + ",x30,1"}, nil
+	case ">=":
+		return []string{"slt x30," + x + "," + y, "xori " + d + ",x30,1"}, nil
+	case "&&", "||":
+		alu := "and"
+		if op == "||" {
+			alu = "or"
+		}
+		code := append(rvNonZeroOf("x28", x), rvNonZeroOf("x29", y)...)
+		return append(code, alu+" "+d+",x28,x29"), nil
+	case "*":
+		return nil, fmt.Errorf("multiplication: RV64I has no mul (the M extension is not in herd's RISCV dialect)")
+	}
+	alu, ok := map[string]string{"+": "add", "-": "sub", "&": "and", "|": "or", "^": "xor", "<<": "sll", ">>": "sra"}[op]
+	if !ok {
+		return nil, fmt.Errorf("operator %s", op)
+	}
+	return []string{alu + " " + d + "," + x + "," + y}, nil
+}
+
+func (riscv) branchZ(x, l string) []string { return []string{"beq " + x + ",x0," + l} }
+
+func (riscv) cmpBranch(op, x, y, l string) []string {
+	switch op {
+	case "==":
+		return []string{"beq " + x + "," + y + "," + l}
+	case "!=":
+		return []string{"bne " + x + "," + y + "," + l}
+	case "<":
+		return []string{"blt " + x + "," + y + "," + l}
+	case ">=":
+		return []string{"bge " + x + "," + y + "," + l}
+	case ">":
+		return []string{"blt " + y + "," + x + "," + l}
+	}
+	return []string{"bge " + y + "," + x + "," + l} // <=
+}
+
+func (riscv) format(op string, args []string) string {
+	if len(args) == 0 {
+		return op
+	}
+	return op + " " + strings.Join(args, ",")
+}
+
+// ppc: the rows' scratch is r28-r31; r23-r25 carry constant operands, r26
+// takes discarded results, r27 is the retry flag; r0 is never allocated
+// (as an X-form base it reads as 0). Comparisons that give a value read
+// CR0 with mfcr, andi. and divw, which herd 7.58 executes.
+type ppc struct{}
+
+func (ppc) pool() []string         { return regs("r", [2]int{3, 22}) }
+func (ppc) args() [3]string        { return [3]string{"r23", "r24", "r25"} }
+func (ppc) tmp() [2]string         { return [2]string{"r28", "r29"} }
+func (ppc) discard() string        { return "r26" }
+func (ppc) flag() string           { return "r27" }
+func (ppc) mov(d, s string) string { return "mr " + d + "," + s }
+func (ppc) jump(l string) string   { return "b " + l }
+
+func (ppc) li(d string, v int64) []string {
+	if v >= -1<<15 && v < 1<<15 {
+		return []string{fmt.Sprintf("li %s,%d", d, v)}
+	}
+	return []string{fmt.Sprintf("lis %s,%d", d, v>>16), fmt.Sprintf("ori %s,%s,%d", d, d, v&0xffff)}
+}
+
+// ppcBit sets d to the CR0 bit (8 LT, 4 GT, 2 EQ) as 0 or 1, negated
+// when not, through r30 and r31.
+func ppcBit(d string, bit int, not bool) []string {
+	out := []string{"mfcr r30", fmt.Sprintf("andi. r30,r30,%d", bit), fmt.Sprintf("li r31,%d", bit)}
+	if not {
+		return append(out, "divw r30,r30,r31", "xori "+d+",r30,1")
+	}
+	return append(out, "divw "+d+",r30,r31")
+}
+
+func (ppc) unary(op, d, x string) []string {
+	switch op {
+	case "-":
+		return []string{"li r30,0", "sub " + d + ",r30," + x}
+	case "~":
+		return []string{"li r30,-1", "xor " + d + "," + x + ",r30"}
+	}
+	return append([]string{"cmpwi " + x + ",0"}, ppcBit(d, 2, false)...)
+}
+
+var ppcCmp = map[string]struct {
+	bit int
+	not bool
+}{"==": {2, false}, "!=": {2, true}, "<": {8, false}, ">=": {8, true}, ">": {4, false}, "<=": {4, true}}
+
+func (ppc) binary(op, d, x, y string) ([]string, error) {
+	if c, ok := ppcCmp[op]; ok {
+		return append([]string{"cmpw " + x + "," + y}, ppcBit(d, c.bit, c.not)...), nil
+	}
+	switch op {
+	case "&&", "||":
+		alu := "and"
+		if op == "||" {
+			alu = "or"
+		}
+		code := append([]string{"cmpwi " + x + ",0"}, ppcBit("r28", 2, true)...)
+		code = append(code, "cmpwi "+y+",0")
+		code = append(code, ppcBit("r29", 2, true)...)
+		return append(code, alu+" "+d+",r28,r29"), nil
+	}
+	alu, ok := map[string]string{"+": "add", "-": "sub", "&": "and", "|": "or", "^": "xor", "*": "mullw", "<<": "slw", ">>": "sraw"}[op]
+	if !ok {
+		return nil, fmt.Errorf("operator %s", op)
+	}
+	return []string{alu + " " + d + "," + x + "," + y}, nil
+}
+
+func (ppc) branchZ(x, l string) []string { return []string{"cmpwi " + x + ",0", "beq " + l} }
+
+func (ppc) cmpBranch(op, x, y, l string) []string {
+	br := map[string]string{"==": "beq", "!=": "bne", "<": "blt", ">=": "bge", ">": "bgt", "<=": "ble"}[op]
+	return []string{"cmpw " + x + "," + y, br + " " + l}
+}
+
+func (ppc) format(op string, args []string) string {
+	if len(args) == 0 {
+		return op
+	}
+	return op + " " + strings.Join(args, ",")
+}

@@ -1,0 +1,338 @@
+// Package kcomp compiles a kernel C litmus test to an AArch64, RISC-V or
+// POWER litmus test, as the kernel compiles it: every primitive becomes
+// the instructions of its model/kmap row (arch/<arch>/include/asm/), C's
+// plain accesses plain loads and stores, and C's expressions and control
+// flow ordinary arithmetic, compare and branch instructions. The result is
+// a herd7 litmus test of the architecture's dialect, which model/arch
+// gives events and the architecture's cat model judges: the question "does
+// this ordering hold on arm64, RISC-V, POWER?" for a C test.
+//
+// The front end is model/cir, the one `litmus run` uses, so a C thread
+// compiles here to the operations it runs on the machine. Registers that
+// hold the address of a shared location are set in the init section, as in
+// herd's tests ("0:X1=x"); the C registers get architecture registers, and
+// the final condition names those, so that a state maps back to the C
+// names (Compiled.CName).
+//
+// Retry loops. The kernel's LL/SC loops, its CAS loops and the spin-wait
+// of a lock go back and try again when the store-conditional fails or the
+// lock is held. A retry is the same as a first attempt made later, so an
+// execution that retries has the final state of one that does not: the
+// failed attempt only adds events (a read, a branch) whose ordering
+// constraints the model must then also satisfy. kcomp therefore compiles
+// a retry as the end of the thread's path: the thread sets a flag register
+// and jumps to its end, and the compiled test's filter keeps the
+// executions where no thread set its flag. The set of final states is the
+// one with real loops (TestRetryAsLoops checks it with
+// Options.RetryLoops, where herd's unrolling bound applies instead); the
+// loops of the C test itself stay loops.
+package kcomp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/kmap"
+)
+
+// Target is an architecture and variant the compiler writes tests for.
+type Target struct {
+	// Name is the target's name: "aarch64", "aarch64-llsc", "riscv",
+	// "ppc".
+	Name string
+	// Map is the kmap table of the kernel's mapping.
+	Map kmap.Arch
+	// Dialect is the litmus dialect of the compiled test.
+	Dialect litmus.Arch
+}
+
+// The targets: the kernel on arm64 with the LSE atomics (patched in at
+// boot on ARMv8.1 and later) and without (LL/SC), on riscv64 and on
+// ppc64.
+var (
+	AArch64     = Target{"aarch64", kmap.ARM64, litmus.ArchAArch64}
+	AArch64LLSC = Target{"aarch64-llsc", kmap.ARM64LLSC, litmus.ArchAArch64}
+	RISCV       = Target{"riscv", kmap.RISCV64, litmus.ArchRISCV}
+	PPC         = Target{"ppc", kmap.PPC64, litmus.ArchPPC}
+)
+
+// Targets returns every target.
+func Targets() []Target { return []Target{AArch64, AArch64LLSC, RISCV, PPC} }
+
+// Options steer a compilation.
+type Options struct {
+	// RetryLoops compiles the retry branches of the kernel's sequences
+	// as the backward branches they are, instead of ending the path
+	// (see the package comment). The architecture's loop unrolling
+	// bound then applies to them.
+	RetryLoops bool
+}
+
+// Compiled is a C test compiled for a target.
+type Compiled struct {
+	Target Target
+	// Test is the compiled test, parsed from Text.
+	Test *litmus.Test
+	// Text is the compiled test's source.
+	Text []byte
+	// C is the test it was compiled from.
+	C *litmus.Test
+
+	cnames  map[string]string // "0:X5" -> "0:r0"
+	origins map[lineKey]Origin
+}
+
+type lineKey struct{ proc, line int }
+
+// Origin says which C construct an instruction of the compiled test comes
+// from.
+type Origin struct {
+	// Pos is the construct's position in the C test.
+	Pos litmus.Position
+	// Text is the construct as written: "smp_mb()", "r0 =
+	// READ_ONCE(*x)" is written "READ_ONCE(*x)", a plain access "*x =
+	// 1", a branch "if (r0 == 1)"; empty for C arithmetic.
+	Text string
+	// Prim is the primitive's kmap row, kmap.PlainLoad or
+	// kmap.PlainStore for a plain access, "" otherwise.
+	Prim string
+}
+
+// Origin returns the C construct of the instruction of thread proc at
+// position pos of the compiled test.
+func (c *Compiled) Origin(proc int, pos litmus.Pos) (Origin, bool) {
+	if c.Test.File == nil {
+		return Origin{}, false
+	}
+	o, ok := c.origins[lineKey{proc, c.Test.File.Position(pos).Line}]
+	return o, ok
+}
+
+// CName returns the C test's name of a register of the compiled test in a
+// final state ("0:X5" is "0:r0"), and whether it has one.
+func (c *Compiled) CName(loc string) (string, bool) {
+	n, ok := c.cnames[loc]
+	return n, ok
+}
+
+// NotCompiledError is a C test the compiler cannot compile for a target:
+// a primitive the kernel's mapping has no instructions for (RCU's grace
+// periods, SRCU), or a construct of the test this compiler does not
+// translate. It is not a mistake in the test.
+type NotCompiledError struct {
+	Pos    litmus.Position
+	Target string
+	// Prim is the primitive, when a primitive is the reason.
+	Prim string
+	Msg  string
+}
+
+func (e *NotCompiledError) Error() string {
+	return fmt.Sprintf("%s: not compiled to %s: %s", e.Pos, e.Target, e.Msg)
+}
+
+// IsNotCompiled reports whether err says a test cannot be compiled for a
+// target (a *NotCompiledError), rather than that the test is wrong.
+func IsNotCompiled(err error) bool {
+	var e *NotCompiledError
+	return errors.As(err, &e)
+}
+
+// Compile compiles C test t for target tg.
+func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
+	if t.Arch != litmus.ArchC {
+		return nil, fmt.Errorf("%s: kcomp compiles C tests, not %s tests", t.Name, t.Arch)
+	}
+	if len(t.Procs) > 64 {
+		// As every model of this project refuses it (model/op/compile.go).
+		var l litmus.ErrorList
+		l.Add(t.File.Position(t.Pos()), fmt.Sprintf("%d threads; at most 64 are supported", len(t.Procs)))
+		return nil, l
+	}
+	// A misspelt location is an error, as under every other model
+	// (litmus.ResolveNames), not a register holding 0 whose accesses
+	// drop every execution.
+	if errs := litmus.ResolveNames(t); len(errs) > 0 {
+		return nil, errs
+	}
+	be := backends[tg.Dialect]
+	if be == nil {
+		return nil, fmt.Errorf("no code generator for %s", tg.Dialect)
+	}
+	c := &compiler{t: t, tg: tg, opt: opt, be: be, index: map[string]int{}}
+	if err := c.declare(); err != nil {
+		return nil, err
+	}
+	for _, pr := range t.Procs {
+		th, err := c.thread(pr)
+		if err != nil {
+			return nil, err
+		}
+		c.threads = append(c.threads, th)
+	}
+	return c.finish()
+}
+
+// compiler is the state of one compilation.
+type compiler struct {
+	t     *litmus.Test
+	tg    Target
+	opt   Options
+	be    backend
+	vars  []string       // shared variables, in order of declaration
+	index map[string]int // variable -> index in vars
+	init  map[string]string
+	// threads are the compiled threads, in the order of t.Procs.
+	threads []*thread
+}
+
+// errorf returns a mistake in the test, at pos.
+func (c *compiler) errorf(pos litmus.Pos, format string, args ...any) error {
+	return &litmus.Error{Pos: c.t.File.Position(pos), Msg: fmt.Sprintf(format, args...)}
+}
+
+// unsupported returns a construct the compiler does not translate.
+func (c *compiler) unsupported(pos litmus.Pos, format string, args ...any) error {
+	return &NotCompiledError{Pos: c.t.File.Position(pos), Target: c.tg.Name, Msg: fmt.Sprintf(format, args...)}
+}
+
+// addVar declares a shared variable once.
+func (c *compiler) addVar(name string) {
+	if _, ok := c.index[name]; !ok {
+		c.index[name] = len(c.vars)
+		c.vars = append(c.vars, name)
+	}
+}
+
+// declare collects the shared variables as model/op/compile_c.go does: the
+// init section's, the threads' parameters, the names the final section
+// and the init values use; and their initial values.
+func (c *compiler) declare() error {
+	t := c.t
+	c.init = map[string]string{}
+	for _, it := range t.Init {
+		if it.Proc >= 0 {
+			continue
+		}
+		if it.Len > 0 {
+			return c.unsupported(it.Pos(), "array %s: the compiler has one word per location", it.Name)
+		}
+		c.addVar(it.Name)
+	}
+	for _, pr := range t.Procs {
+		for _, prm := range pr.Params {
+			c.addVar(prm.Name.Name)
+		}
+	}
+	for _, it := range t.Init {
+		switch v := it.Value.(type) {
+		case *litmus.Ident:
+			c.addVar(v.Name)
+		case *litmus.UnaryExpr:
+			if id, ok := v.X.(*litmus.Ident); ok && v.Op == "&" {
+				c.addVar(id.Name)
+			}
+		}
+	}
+	mem := func(l *litmus.LocRef) error {
+		if l.Index >= 0 {
+			return c.unsupported(l.Pos(), "array element %s[%d]", l.Name, l.Index)
+		}
+		if l.Proc < 0 {
+			c.addVar(l.Name)
+		}
+		return nil
+	}
+	var err error
+	visit := func(p litmus.Prop) {
+		eachAtom(p, func(a *litmus.AtomProp) {
+			if e := mem(a.Loc); e != nil && err == nil {
+				err = e
+			}
+			if a.Val.Loc != nil {
+				if e := mem(a.Val.Loc); e != nil && err == nil {
+					err = e
+				}
+			} else if !a.Val.IsInt && a.Val.Sym != "" {
+				c.addVar(a.Val.Sym)
+			}
+		})
+	}
+	for _, l := range t.Locations {
+		if e := mem(l); e != nil {
+			return e
+		}
+	}
+	if t.Filter != nil {
+		visit(t.Filter)
+	}
+	if t.Cond != nil {
+		visit(t.Cond.Prop)
+	}
+	if err != nil {
+		return err
+	}
+	for _, it := range t.Init {
+		if it.Proc >= 0 || it.Value == nil {
+			continue
+		}
+		v, err := c.initValue(it.Value)
+		if err != nil {
+			return err
+		}
+		c.init[it.Name] = v
+	}
+	return nil
+}
+
+// initValue evaluates an initial value: an integer, a location's address
+// (x, &x), ATOMIC_INIT(v) or REFCOUNT_INIT(v), a negated integer. It
+// returns the value as the compiled test writes it.
+func (c *compiler) initValue(e litmus.Expr) (string, error) {
+	switch e := e.(type) {
+	case *litmus.IntLit:
+		return fmt.Sprint(e.Value), nil
+	case *litmus.Ident:
+		if _, ok := c.index[e.Name]; ok {
+			return e.Name, nil
+		}
+	case *litmus.UnaryExpr:
+		switch e.Op {
+		case "&":
+			if id, ok := e.X.(*litmus.Ident); ok {
+				if _, ok := c.index[id.Name]; ok {
+					return id.Name, nil
+				}
+			}
+		case "-":
+			if lit, ok := e.X.(*litmus.IntLit); ok {
+				return fmt.Sprint(-lit.Value), nil
+			}
+		}
+	case *litmus.CallExpr:
+		if (e.Fun.Name == "ATOMIC_INIT" || e.Fun.Name == "REFCOUNT_INIT") && len(e.Args) == 1 {
+			return c.initValue(e.Args[0])
+		}
+	case *litmus.ParenExpr:
+		return c.initValue(e.X)
+	case *litmus.CastExpr:
+		return c.initValue(e.X)
+	}
+	return "", c.unsupported(e.Pos(), "initial value %s", litmus.ExprString(e))
+}
+
+// eachAtom calls f on every atom of a proposition.
+func eachAtom(p litmus.Prop, f func(*litmus.AtomProp)) {
+	switch p := p.(type) {
+	case *litmus.AtomProp:
+		f(p)
+	case *litmus.NotProp:
+		eachAtom(p.X, f)
+	case *litmus.BinProp:
+		eachAtom(p.X, f)
+		eachAtom(p.Y, f)
+	case *litmus.ParenProp:
+		eachAtom(p.X, f)
+	}
+}
