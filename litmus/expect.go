@@ -11,12 +11,13 @@ import (
 //	Result-TSO: Sometimes    (ours: one line per model)
 //
 // optionally behind the " * " of a boxed comment.
-var expectRE = regexp.MustCompile(`(?m)^[ \t*]*Result(?:-([A-Za-z0-9]+))?[ \t]*:[ \t]*([A-Za-z]+)`)
+var expectRE = regexp.MustCompile(`(?m)^[ \t*]*Result(?:-([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*))?[ \t]*:[ \t]*([A-Za-z]+)`)
 
 // Expectations returns the expected verdicts written in the test's
 // comments, keyed by model name in upper case: "LKMM" for the kernel's
 // "Result:" line and for "Result-LKMM:", "SC", "TSO", "PSO" (or any other
-// name) for "Result-SC:", "Result-TSO:", "Result-PSO:". Values are the
+// name, "AARCH64-LLSC" for "Result-aarch64-llsc:") for "Result-SC:",
+// "Result-TSO:", "Result-PSO:". Values are the
 // word as written, normally Never, Sometimes or Always (the kernel also
 // has "Result: DEADLOCK"); checking them is the caller's business. When a
 // model has several lines the first wins. The result is empty, not nil,

@@ -18,6 +18,7 @@ func TestExpectations(t *testing.T) {
 		{"(*\n * Result: Never\n * Result-TSO: Sometimes\n * Result-sc: Never\n * Result-PSO: Always\n *)",
 			map[string]string{"LKMM": "Never", "TSO": "Sometimes", "SC": "Never", "PSO": "Always"}},
 		{"(* Result-LKMM: Never *)\n(* Result: Sometimes *)", map[string]string{"LKMM": "Never"}},
+		{"(* Result-aarch64-llsc: Never *)\n(* Result-ARM64: Sometimes *)", map[string]string{"AARCH64-LLSC": "Never", "ARM64": "Sometimes"}},
 		{"(* The Result: field is not at the start of a line *)", map[string]string{}},
 		{"(* Result: DEADLOCK *)", map[string]string{"LKMM": "DEADLOCK"}},
 		// Forms of the public collections: the first word after "Result:"

@@ -1,21 +1,33 @@
-// Package model gives litmus tests their meaning: it compiles a parsed test
-// to a small IR, runs it on an operational machine (SC, x86-TSO or PSO) and
-// explores every interleaving to find the exact set of reachable final
-// states, with herd7-compatible verdicts and readable witnesses.
+// Package model gives litmus tests their meaning under a choice of memory
+// models, and is the one entry point the commands use (Check, Fences). It
+// chooses the engine; the engines live in their own packages:
 //
-// The public surface is this file; the engine behind it is unexported. The
-// engine never prints: Result, State and Trace carry the data, and their
-// String methods (format.go) render it in herd's words.
+//   - model/op, the operational core: a C or X86 test compiled to an IR and
+//     run on the SC, x86-TSO or PSO machine, every interleaving explored.
+//   - model/axiom, the axiomatic core: events, candidate executions (rf and
+//     co enumeration), relations as bitsets, conditions over final states,
+//     limits. The native LKMM and the cat interpreter both build on it.
+//   - model/lkmm, the Linux-kernel memory model coded in Go (the fast path).
+//   - model/cat (the language) and model/cat/interp (its interpreter): any
+//     herd cat model as data, with herd's own models embedded (cat/lib).
+//   - model/arch, AArch64, RISC-V, POWER and X86 instructions as events for
+//     the cat models; model/kmap, the kernel's primitive-to-instruction
+//     mapping per architecture.
+//   - model/report, what every engine returns: Result, Verdict, State,
+//     Trace, and herd's printing of them (re-exported here).
+//
+// The engines never print: Result, State and Trace carry the data, and
+// their String methods render it in herd's words.
 package model
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/litmus-dev/litmus/model/op"
+	"github.com/litmus-dev/litmus/model/report"
 	"strings"
-	"time"
 
-	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/kcomp"
 )
@@ -159,275 +171,14 @@ func (m Model) Axiomatic() bool { return m.k == kLKMM || m.k == kCat }
 // does not run, such as LKMM.
 var ErrNotSupported = errors.New("model not supported yet")
 
-// Options bound and steer one Check.
-type Options struct {
-	// MaxStates bounds the number of distinct states explored; 0 means
-	// DefaultMaxStates. Reaching it gives Verdict Unknown, never a guess.
-	MaxStates int
-	// Timeout bounds the wall time; 0 means no bound beyond ctx. Reaching
-	// it (or ctx's deadline or cancellation) gives Verdict Unknown.
-	Timeout time.Duration
-	// MaxMemory caps, in bytes, the memory the process holds, as the Go
-	// runtime counts it (heap, stacks and the runtime's own data, less
-	// what it returned to the system); 0 means DefaultMaxMemory. Reaching
-	// it gives Verdict Unknown. The cap is on the whole process: searches
-	// running at the same time share it.
-	MaxMemory uint64
-	// WitnessFor, when non-nil, is a final-state proposition to explain
-	// instead of the test's condition: Result.Witness is then a trace to a
-	// final state where it holds (a shortest one when Trace.Shortest).
-	WitnessFor litmus.Prop
-	// NoWitness skips building witness traces (slightly faster).
-	NoWitness bool
-	// Plain disables the partial-order reduction and forces the plain
-	// interleaving search (used by the differential tests).
-	Plain bool
-}
-
-// DefaultMaxStates is the state limit when Options.MaxStates is 0.
-const DefaultMaxStates = 5_000_000
-
-// DefaultMaxMemory is the memory cap when Options.MaxMemory is 0: 1.5 GiB.
-const DefaultMaxMemory = limit.DefaultMemory
-
-// Verdict is herd's observation: whether the condition's proposition holds
-// in no, some or all reachable final states, or Unknown when the search
-// was cut short.
-type Verdict int
-
-// The verdicts.
-const (
-	Never Verdict = iota + 1
-	Sometimes
-	Always
-	Unknown
-)
-
-// String returns herd's word for the verdict.
-func (v Verdict) String() string {
-	switch v {
-	case Never:
-		return "Never"
-	case Sometimes:
-		return "Sometimes"
-	case Always:
-		return "Always"
-	case Unknown:
-		return "Unknown"
-	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
-}
-
-// Result is the outcome of one Check.
-type Result struct {
-	Name  string // the test's name
-	Model Model
-	// Kind is herd's "Test NAME Kind" word: "Allowed" (exists),
-	// "Forbidden" (~exists) or "Required" (forall).
-	Kind string
-	// Locs are the observed locations in herd's order: the columns of
-	// every State.
-	Locs []string
-	// States are the reachable final states (after the filter), projected
-	// on Locs, distinct and sorted as herd sorts them.
-	States []State
-	// Verdict is Never/Sometimes/Always over States for the condition's
-	// proposition, or Unknown with Reason when the search was cut short
-	// (then States holds only the final states found so far). A search
-	// cut short after it found final states both satisfying and violating
-	// the proposition gives Sometimes, which no other final state can
-	// change: the verdict is exact, and Incomplete says why the search
-	// stopped.
-	Verdict Verdict
-	Reason  string
-	// Incomplete, when not empty, is why the search stopped early though
-	// Verdict (Sometimes) is exact. States, Positive and Negative then
-	// count only what was found, and Partial names what else was checked
-	// only in the part explored: "invariants", "stuck threads", "flags".
-	Incomplete string
-	Partial    []string
-	// Ok is herd's Ok/No: whether the condition (with its quantifier)
-	// holds. It is false when Verdict is Unknown, and then means nothing:
-	// WriteHerd prints no Ok/No line for an Unknown result.
-	Ok bool
-	// Positive and Negative count the states in which the proposition
-	// holds and fails: herd's "Observation NAME Verdict P N" numbers,
-	// counting states rather than executions.
-	Positive, Negative int
-	// Condition is the condition as herd prints it, for instance
-	// "exists (0:r0=0 /\ 1:r0=0)"; empty when the test has none.
-	Condition string
-	// Witness is the shortest trace to a final state that explains the
-	// verdict: one where the proposition holds for exists, for ~exists
-	// (the state that makes the test fail) and for Options.WitnessFor;
-	// one where it fails for forall. Nil when there is none or witnesses
-	// were turned off.
-	Witness *Trace
-	// Violations lists the test's invariants that fail in some reachable
-	// state, each with the shortest trace to its first violation.
-	Violations []Violation
-	// Stuck lists states from which some thread can never finish, with a
-	// shortest trace to each (at most a few).
-	Stuck []Stuck
-	// Dropped lists executions that have no meaning because a thread
-	// accesses memory at a value that is not the address of a shared
-	// location (a NULL pointer, say): at most a few dead-end states, each
-	// with a trace to it and a Reason naming the access. Such an
-	// execution contributes no final state; the others are kept (as herd7
-	// releases before October 2025 do for loads; later ones reject the
-	// whole test, docs/semantics.md). Stats.Dropped counts them all.
-	Dropped []Stuck
-	// InvariantsChecked reports whether the test's invariant clauses were
-	// checked in every reachable state. It is false under LKMM, an
-	// axiomatic model with no intermediate states.
-	InvariantsChecked bool
-	// Flags are herd's flags raised by some allowed execution, such as
-	// "data-race" (LKMM only); herd prints a "Flag NAME" line for each.
-	Flags []string
-	// Why explains, in words, a verdict that has no interleaving to show
-	// (LKMM): which axiom rejected the executions that would satisfy the
-	// condition, and the cycle it found.
-	Why   string
-	Stats Stats
-}
-
-// Witnesses returns herd's "Witnesses Positive: P Negative: N" numbers:
-// the states that satisfy and violate the condition with its quantifier.
-func (r *Result) Witnesses() (pos, neg int) {
-	if r.Kind == "Forbidden" {
-		return r.Negative, r.Positive
-	}
-	return r.Positive, r.Negative
-}
-
-// State is one final state over the observed locations.
-type State struct {
-	Values []LocValue
-}
-
-// LocValue is one observed location and its value.
-type LocValue struct {
-	Loc string // "0:r0", "[x]", "x" (C), "t[1]"
-	Val Value
-}
-
-// Value is an integer or the address of a shared location.
-type Value struct {
-	Int int64
-	Sym string // the location's name when the value is an address
-}
-
-// Trace is a sequence of machine steps from the initial state.
-type Trace struct {
-	Steps []Step
-	// Shortest reports whether the trace is known to be a shortest one
-	// (found by breadth-first search over every interleaving). Traces
-	// found by the reduced search are valid but may be longer.
-	Shortest bool
-}
-
-// StepKind says what a trace step did.
-type StepKind int
-
-// Step kinds.
-const (
-	StepInstr StepKind = iota + 1 // a thread executed an instruction
-	StepDrain                     // a buffered store reached memory
-	StepBlock                     // (stuck traces) the thread is waiting here forever
-)
-
-// Source says where a load's value came from.
-type Source int
-
-// Load sources.
-const (
-	FromNone   Source = iota // not a load
-	FromMemory               // shared memory
-	FromBuffer               // the thread's own store buffer (forwarding)
-)
-
-// Step is one step of a trace.
-type Step struct {
-	Kind   StepKind
-	Thread int
-	Pos    litmus.Position // the instruction's source position (a drain: the store's)
-	Text   string          // the instruction as written, e.g. "r0 = READ_ONCE(*y)"
-	Loc    string          // the location read or written, if any
-	Read   *Value          // the value read, if the step read memory
-	From   Source          // where Read came from
-	Wrote  *Value          // the value written (or buffered), if any
-	Note   string          // extra words: "buffered", "cmpxchg failed", "waits for lock"
-}
-
-// Violation is an invariant that fails in some reachable state.
-type Violation struct {
-	Invariant string // the invariant as written, "invariant (x=0 \/ y=1)"
-	Pos       litmus.Position
-	State     string // the violating state's locations, herd style
-	Trace     Trace
-}
-
-// Stuck is a state from which some thread can never finish.
-type Stuck struct {
-	Threads []int // the threads that can never finish
-	// Reason says why, one clause per thread: "P0 waits forever at line
-	// 6: spin_lock(b)" (blocked), "P1 can never finish (it is at line 9:
-	// while (r0 == 0))" (spinning, or waiting on a thread that spins).
-	Reason string
-	// Trace leads to the state; for a blocked thread it ends with a
-	// StepBlock step per waiting thread.
-	Trace Trace
-}
-
-// Stats describe the search.
-type Stats struct {
-	States        int64         // distinct states visited
-	Transitions   int64         // steps taken
-	BytesPerState float64       // bytes of search storage (visited set, parents, edges) per state
-	Elapsed       time.Duration // wall time of the whole Check
-	Engine        string        // "plain" or "reduced"
-	// Dropped counts the distinct dead-end states in which a thread is
-	// about to access a non-address (Result.Dropped); the same under the
-	// plain and the reduced search, which keep every dead end.
-	Dropped int64
-}
-
-// Condition returns herd's words for t's condition, as Result.Kind and
-// Result.Condition hold them: "Allowed", "Forbidden" or "Required", and
-// the condition as herd prints it; a test without condition is herd's
-// "Required", "forall (true)".
-func Condition(t *litmus.Test) (kind, condition string) {
-	return testKind(t), condString(t.Cond, t.Arch)
-}
-
-// PropError is an error in a proposition given by the caller rather than
-// written in the test (Options.WitnessFor, explain's --state): it has no
-// position in the test's file.
-type PropError struct{ Msg string }
-
-func (e *PropError) Error() string { return e.Msg }
-
 // CheckProp reports, as a *PropError, whether proposition p names a
 // thread, register or location that test t does not have. It returns nil
 // as well when t itself has an error, which Check reports.
 func CheckProp(t *litmus.Test, p litmus.Prop) error {
-	prog, err := compile(t)
-	if err != nil {
-		return nil
-	}
-	if _, err := prog.compileProp(p); err != nil {
-		return propError(err)
+	if err := op.CheckProp(t, p); err != nil {
+		return report.AsPropError(err)
 	}
 	return nil
-}
-
-// propError drops the position of an error in a caller's proposition.
-func propError(err error) error {
-	var e *litmus.Error
-	if errors.As(err, &e) {
-		return &PropError{Msg: e.Msg}
-	}
-	return &PropError{Msg: err.Error()}
 }
 
 // Check explores test t under model m and returns the reachable final
@@ -446,5 +197,8 @@ func Check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 	if m.k == kCat {
 		return checkCat(ctx, t, m, opt)
 	}
-	return check(ctx, t, m, opt)
+	return op.Check(ctx, t, machines[m], opt)
 }
+
+// machines are the operational models' machines in model/op.
+var machines = map[Model]op.Machine{SC: op.SC, TSO: op.TSO, PSO: op.PSO}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/litmus-dev/litmus/internal/limit"
+	"github.com/litmus-dev/litmus/model/report"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -168,13 +169,13 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand})
+	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
 	if arch.IsMixed(err) {
 		// A mixed-size test: herd's -variant mixed meaning.
 		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b}); err != nil {
 			return nil, err
 		}
-		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand})
+		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
 	}
 	if err != nil {
 		return nil, err
@@ -212,7 +213,7 @@ type axiomSummary struct {
 func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 	res := &Result{
 		Name:     t.Name,
-		Model:    m,
+		Model:    m.String(),
 		Ok:       r.Ok,
 		Positive: r.Positive,
 		Negative: r.Negative,
@@ -220,7 +221,7 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		Why:      r.Why,
 		Stats:    Stats{States: int64(r.Candidates)},
 	}
-	res.Kind, res.Condition = Condition(t)
+	res.Kind, res.Condition = report.Condition(t)
 	for i, s := range r.States {
 		st := State{Values: make([]LocValue, len(s))}
 		for j, b := range s {

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"errors"
+	"github.com/litmus-dev/litmus/model/internal/randprog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -54,8 +55,8 @@ func FuzzDifferential(f *testing.F) {
 }
 
 func differential(t *rapid.T) {
-	p := genProg(t, 3, 3)
-	src := p.source()
+	p := randprog.Gen(t, 3, 3)
+	src := p.Source()
 	test, err := parseSrc("random.litmus", src)
 	if err != nil {
 		t.Fatalf("generated test does not parse: %v\n%s", err, src)
@@ -80,21 +81,21 @@ func differential(t *rapid.T) {
 		}
 		byModel[i] = plain
 	}
-	if s, ok := subset(byModel[0], byModel[1]); !ok {
+	if s, ok := randprog.Subset(byModel[0], byModel[1]); !ok {
 		t.Fatalf("SC state %q not in TSO\n%s", s, src)
 	}
-	if s, ok := subset(byModel[1], byModel[2]); !ok {
+	if s, ok := randprog.Subset(byModel[1], byModel[2]); !ok {
 		t.Fatalf("TSO state %q not in PSO\n%s", s, src)
 	}
-	for _, ops := range p.threads {
+	for _, ops := range p.Threads {
 		for _, o := range ops {
-			if o.kind == "lock" || o.kind == "unlock" || o.kind == "trylock" {
+			if o.Kind == "lock" || o.Kind == "unlock" || o.Kind == "trylock" {
 				return
 			}
 		}
 	}
 	lk := states(LKMM, false)
-	if s, ok := subset(byModel[0], lk); !ok {
+	if s, ok := randprog.Subset(byModel[0], lk); !ok {
 		t.Fatalf("SC state %q not allowed by the LKMM\n%s", s, src)
 	}
 }

@@ -44,7 +44,7 @@ with the verdict under each model, and herd7's blocks as well with -v.
 Expectations are read from the test's comments: the kernel's own
 "Result: Never|Sometimes|Always" line is the expected LKMM verdict, and
 "Result-SC:", "Result-TSO:", "Result-PSO:", "Result-LKMM:" give one per
-model. "Invariant: Holds|Violated" (or "Invariant-TSO: ...") says what the
+model (any model name or alias: "Result-AARCH64:", "Result-ARM64-LLSC:"). "Invariant: Holds|Violated" (or "Invariant-TSO: ...") says what the
 test's invariant clauses are expected to do; without it a violated invariant
 is a failure. "Result: DEADLOCK" (the kernel's convention) expects that no
 execution reaches the end, as the kernel's judgelitmus.sh reads it: herd's

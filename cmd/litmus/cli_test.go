@@ -233,3 +233,17 @@ func TestArchTestsFmtAndCheck(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	require.Regexp(t, `Observation \S+ Never 0 \d+`, out)
 }
+
+// TestExpectationByAlias: a Result line may name a model by any of its
+// names, with a '-' in it.
+func TestExpectationByAlias(t *testing.T) {
+	src, err := os.ReadFile("../../docs/examples/arch/aarch64/SB+dsb.sts.litmus")
+	require.NoError(t, err)
+	f := filepath.Join(t.TempDir(), "sb.litmus")
+	require.NoError(t, os.WriteFile(f, []byte(strings.Replace(string(src), "Result-AARCH64:", "Result-ARM64:", 1)), 0o644))
+	out, errOut, code := run(t, "check", "--model", "aarch64", f)
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "Observation SB+dsb.sts Never")
+	out, _, _ = run(t, "check", "--model", "all", f)
+	require.Contains(t, out, "Never (ok)")
+}

@@ -100,6 +100,7 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		}
 		opt.WitnessFor = p
 	}
+	opt.Explain = true
 	r, err := model.Check(ctx, t, m, opt)
 	if err != nil {
 		printInputError(env, args[0], err, nil)
@@ -285,7 +286,7 @@ func valueString(v *model.Value) string {
 // program order, numbered by the step at which each instruction ran, with
 // reads-from edges from the store a load read (or "init").
 func writeDot(w io.Writer, r *model.Result, tr *model.Trace) {
-	fmt.Fprintf(w, "digraph %q {\n\trankdir=TB;\n\tnode [shape=box, fontname=\"monospace\"];\n", r.Name+" "+r.Model.String())
+	fmt.Fprintf(w, "digraph %q {\n\trankdir=TB;\n\tnode [shape=box, fontname=\"monospace\"];\n", r.Name+" "+r.Model)
 	byThread := map[int][]int{}
 	lastWrite := map[string]int{} // location -> step that wrote memory (or buffered it, for forwarding)
 	pending := map[int][][2]any{} // thread -> buffered (loc, step)

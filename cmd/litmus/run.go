@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -397,6 +398,15 @@ func isLKMM(m model.Model) bool {
 // Result-<MODEL> line, or for LKMM the kernel's plain Result line.
 func expectationFor(exp map[string]string, m model.Model) string {
 	v := exp[strings.ToUpper(m.String())]
+	if v == "" {
+		// A model's other name: Result-ARM64 for aarch64.
+		for _, k := range slices.Sorted(maps.Keys(exp)) {
+			if a, err := model.ParseModel(strings.ToLower(k)); err == nil && a == m {
+				v = exp[k]
+				break
+			}
+		}
+	}
 	if v == "" && isLKMM(m) {
 		// A kernel tree's model (--model-dir): the kernel's Result line
 		// is its expectation too, so a proposed change shows which

@@ -29,7 +29,8 @@ Beyond herd:
   - "invariant (P)": a proposition checked in every reachable state, not
     only the final ones;
   - per-model expectations in comments: "Result-SC:", "Result-TSO:",
-    "Result-PSO:", "Result-LKMM:" beside the kernel's "Result:", and
+    "Result-PSO:", "Result-LKMM:", "Result-AARCH64:" (any model name or
+    alias, "Result-ARM64-LLSC:") beside the kernel's "Result:", and
     "Invariant: Holds|Violated".
 
 docs/language.md has the grammar, the full primitive table with each

@@ -65,6 +65,20 @@ func New(ctx context.Context, timeout time.Duration, memory uint64) *Budget {
 	return b
 }
 
+// Fork returns a budget with b's limits (its context, deadline and memory
+// cap) and a state of its own, for one goroutine of a parallel search:
+// Budget is not safe for concurrent use. A limit hit on one fork does not
+// stop the others by itself; each hits the same deadline or cap when it
+// next polls.
+func (b *Budget) Fork() *Budget {
+	if b == nil {
+		return nil
+	}
+	c := *b
+	c.err, c.lastHeap = nil, time.Time{}
+	return &c
+}
+
 // Memory returns the memory cap in bytes.
 func (b *Budget) Memory() uint64 { return b.memory }
 

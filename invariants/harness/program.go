@@ -152,7 +152,7 @@ func (p *program) elemOf(name string) (*variable, int, bool) {
 }
 
 // typeSize is the element size of a location of C type typ, as the model
-// computes it (model/compile.go).
+// computes it (model/op/compile.go).
 func typeSize(typ string) int {
 	switch {
 	case strings.Contains(typ, "*"), strings.Contains(typ, "64"), strings.Contains(typ, "long"):

@@ -14,7 +14,7 @@ import (
 // does not use.
 
 // x86Canon maps every register alias to its 64-bit name, as
-// model/compile_x86.go does: EAX, eax, ax, al and rax are one register.
+// model/op/compile_x86.go does: EAX, eax, ax, al and rax are one register.
 var x86Canon = func() map[string]string {
 	m := map[string]string{}
 	for r := xreg(0); r < 16; r++ {

@@ -1082,7 +1082,7 @@ func (m *machine) a64data(op string, args []*litmus.Operand, st *aarch64Path) bo
 			v = axiom.Int(trunc(a.v.N + b.v.N))
 		}
 		if op == "ADDS" {
-			c, o := subCarry(a.v.N, -b.v.N, width)
+			c, o := addCarry(a.v.N, b.v.N, width)
 			setFlags(a.v.N+b.v.N, t, c, o)
 		}
 	case "SUB", "SUBS":
@@ -1158,6 +1158,21 @@ func (m *machine) a64data(op string, args []*litmus.Operand, st *aarch64Path) bo
 }
 
 // subCarry returns the carry and overflow of a - b on width bits.
+// addCarry returns the C and V flags of a + b on width bits, as the Arm
+// ARM's AddWithCarry computes them with carry-in 0: C is the unsigned
+// carry out, V the signed overflow. (Not subCarry(a, -b): that gives C
+// wrong when b is 0 and V wrong when b is the most negative value.)
+func addCarry(a, b int64, width int) (carry, overflow bool) {
+	if width == 32 {
+		x, y := uint32(a), uint32(b)
+		r := x + y
+		return r < x, (int32(x) < 0) == (int32(y) < 0) && (int32(r) < 0) != (int32(x) < 0)
+	}
+	x, y := uint64(a), uint64(b)
+	r := x + y
+	return r < x, (int64(x) < 0) == (int64(y) < 0) && (int64(r) < 0) != (int64(x) < 0)
+}
+
 func subCarry(a, b int64, width int) (carry, overflow bool) {
 	if width == 32 {
 		x, y := uint32(a), uint32(b)

@@ -11,7 +11,7 @@ import (
 // X86 (Intel syntax, destination first) and X86_64 (AT&T syntax,
 // destination last) follow herd7's x86 semantics (herd/X86Sem.ml,
 // X86_64Sem.ml) for their events and tags, and the operational
-// compiler (model/compile_x86.go, docs/semantics.md) for the instruction
+// compiler (model/op/compile_x86.go, docs/semantics.md) for the instruction
 // subset and the values, so that a cat model and the operational
 // machines read a test alike:
 //

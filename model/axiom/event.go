@@ -55,6 +55,11 @@ type Event struct {
 	// in its thread: events of one instruction share it (herd's
 	// same-instr, and amo = rmw & same-instr).
 	Instr int
+	// Par lists the earlier events of the path that the event is not
+	// po-after (indices in the same path): in a C test, those of the
+	// other operand of an operator of the same statement, which herd
+	// evaluates in parallel.
+	Par []int
 	// Addr, Data and Ctrl are the reads (indices in the same path) that
 	// the event's address, written value, and the branches before it
 	// depend on, sorted.

@@ -1,5 +1,7 @@
 package axiom
 
+import "slices"
+
 // Execution is one combination of paths, one per thread, with the initial
 // writes: its events and the relations fixed by the paths (program order,
 // dependencies, rmw pairs, locations). The candidates of an execution add
@@ -100,7 +102,7 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 			x.Ev = append(x.Ev, e)
 			x.Thread = append(x.Thread, ti)
 			for k := base; k < g; k++ {
-				if !p.InstrPO || e.Instr < 0 || t.Events[k-base].Instr != e.Instr {
+				if (!p.InstrPO || e.Instr < 0 || t.Events[k-base].Instr != e.Instr) && !slices.Contains(e.Par, k-base) {
 					x.PO.Add(k, g)
 				}
 			}

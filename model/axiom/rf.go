@@ -1,5 +1,7 @@
 package axiom
 
+import "slices"
+
 // This file enumerates rf, and holds the coherence facts that let the
 // enumeration drop choices early. A model that requires SC per location
 // (herd's uniproc: acyclic po-loc | rf | co | fr, which the LKMM and the
@@ -18,7 +20,7 @@ func (x *Execution) RFSources(r int, uniproc bool) []int {
 		if f.Kind != KindW || f.Loc != e.Loc || f.Val != e.Val {
 			continue
 		}
-		if uniproc && x.Thread[w] == x.Thread[r] && x.Thread[r] >= 0 && w > r {
+		if uniproc && x.Ordered(r, w) {
 			continue
 		}
 		c = append(c, w)
@@ -116,7 +118,7 @@ func (x *Execution) CoMust(l int, evs []int, src []int, must Rel) {
 			continue
 		}
 		for _, j := range evs {
-			if x.Thread[j] != x.Thread[a] || j <= a {
+			if !x.Ordered(a, j) {
 				continue
 			}
 			ej := x.Ev[j]
@@ -132,6 +134,19 @@ func (x *Execution) CoMust(l int, evs []int, src []int, must Rel) {
 			}
 		}
 	}
+}
+
+// Ordered reports whether events a and b of one thread are in program
+// order, a first, for coherence: herd's po ∪ iico, which the uniproc
+// check of its candidate generation uses. That is their order in the
+// path, except for the events of two operands of one C operator, which
+// herd evaluates in parallel (Event.Par).
+func (x *Execution) Ordered(a, b int) bool {
+	t := x.Thread[a]
+	if t < 0 || x.Thread[b] != t || b <= a {
+		return false
+	}
+	return !slices.Contains(x.Ev[b].Par, a-x.Start[t])
 }
 
 // LocEvents returns the reads and writes of each location, initial write

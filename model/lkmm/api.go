@@ -45,10 +45,16 @@ type Options struct {
 	// limit.DefaultMemory (1.5 GiB). The cap is checked in every loop of
 	// the engine and before each block of relation storage is allocated.
 	MaxMemory uint64
+	// Workers is the number of goroutines that search the combinations
+	// of the threads' paths: 0 means GOMAXPROCS, 1 a sequential search.
+	// The result is the same for every number (parallel.go).
+	Workers int
 
 	// pruneFrom, for tests, replaces pruneWrites; negative turns the
 	// pruning of rf and co choices off.
 	pruneFrom int
+	// minParallel, for tests, replaces minParallel (parallel.go).
+	minParallel int
 }
 
 // Binding is one location of a final state and its value, both as herd

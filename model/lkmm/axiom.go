@@ -132,7 +132,7 @@ func (c *cThread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 
 func toAxiom(e *event, j int, evs []event) axiom.Event {
 	a := axiom.Event{Thread: e.thread, Loc: e.loc, Val: e.val, RMW: e.rmwR, Instr: j,
-		Addr: e.addr, Data: e.data, Ctrl: e.ctrl, Pos: e.pos, Text: e.prim}
+		Addr: e.addr, Data: e.data, Ctrl: e.ctrl, Pos: e.pos, Text: e.prim, Par: e.par}
 	lock := e.tags&(tLKR|tLKW|tUL|tLF|tRL|tRU) != 0
 	switch e.kind {
 	case evR:

@@ -88,6 +88,17 @@ func newEnum(x *execution, pruneFrom int) *enumState {
 	return st
 }
 
+// clearReads forgets the reads that take an rf source and their
+// candidates, for another combination of traces of the same shapes: the
+// rest of the state depends on the events only, and a finished
+// enumeration leaves it as newEnum made it.
+func (st *enumState) clearReads() {
+	for l := range st.reads {
+		st.reads[l] = st.reads[l][:0]
+		st.cands[l] = st.cands[l][:0]
+	}
+}
+
 // rfAt chooses the rf source of the i-th read of location l, then goes on
 // to the next read, to l's co, and to the next location.
 func (s *search) rfAt(st *enumState, l, i int) {
@@ -225,11 +236,11 @@ func (st *enumState) coConstraints(l int) {
 				continue
 			}
 			switch {
-			case j < r && x.ev[j].kind == evW && j != w:
+			case x.po.Has(j, r) && x.ev[j].kind == evW && j != w:
 				must.Add(j, w) // CoWR
-			case j > r && x.ev[j].kind == evW && j != w:
+			case x.po.Has(r, j) && x.ev[j].kind == evW && j != w:
 				must.Add(w, j) // CoRW
-			case j < r && x.ev[j].kind == evR && st.src[j] >= 0 && st.src[j] != w:
+			case x.po.Has(j, r) && x.ev[j].kind == evR && st.src[j] >= 0 && st.src[j] != w:
 				must.Add(st.src[j], w) // CoRR
 			}
 		}
@@ -265,7 +276,7 @@ func (st *enumState) consistent(l int, o []int) bool {
 			continue
 		}
 		for b := a + 1; b < len(evs); b++ {
-			if x.thread[evs[b]] == x.thread[ea] {
+			if x.po.Has(ea, evs[b]) {
 				in[b] |= 1 << a // po-loc
 			}
 		}

@@ -3,6 +3,7 @@ package lkmm
 import (
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -36,6 +37,14 @@ type search struct {
 	flags   map[string]bool
 	why     string
 	stopErr error
+	// stop and total are shared by the workers of a parallel search
+	// (parallel.go): a limit hit by one stops all, and total counts the
+	// candidates of all; nil in a sequential search.
+	stop  *atomic.Bool
+	total *atomic.Int64
+	// enum is the rf and co enumeration of scratch, kept with it for the
+	// next combination of the same shapes (nil: none is possible).
+	enum *enumState
 }
 
 func (p *program) check(b *limit.Budget, opt Options) (*Result, error) {
@@ -104,12 +113,11 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 	s.indexValues(dom, all)
 	s.dom = dom
 	s.shapes(all)
-	pick := make([]*trace, len(all))
 	s.acc = make([]Set, len(all)+1)
 	for i := range s.acc {
 		s.acc[i] = newSet(s.nVals)
 	}
-	s.guard(func() { s.combine(all, pick, 0) })
+	s.searchAll(all)
 	s.finish()
 	if s.stopErr != nil {
 		if berr := b.Err(); berr != nil {
@@ -176,6 +184,8 @@ func (s *search) poll() bool {
 	if s.steps&1023 == 0 && s.stopErr == nil {
 		if err := s.b.Err(); err != nil {
 			s.stopErr = err
+		} else if s.stop != nil && s.stop.Load() {
+			s.stopErr = errHalted
 		}
 	}
 	return s.stopErr != nil
@@ -215,11 +225,17 @@ func (s *search) execute(pick []*trace) {
 		return
 	}
 	x := s.scratch
+	var st *enumState
 	if x != nil && s.sameShapes(pick) {
 		// The same events and relations as the last combination, with
-		// other values: keep the base and fixed relations.
+		// other values: keep the base and fixed relations, and the
+		// enumeration's structure, which depends on the events only.
 		x.rebind(pick)
 		x.al.Reset(x.fixMark)
+		st = s.enum
+		if st != nil {
+			st.clearReads()
+		}
 	} else {
 		s.al.Reset(arenaMark{})
 		s.al.Events = n
@@ -227,16 +243,17 @@ func (s *search) execute(pick []*trace) {
 		s.scratch = x
 		x.finalLoc = s.finalLoc
 		x.fixed()
+		pruneFrom := s.opt.pruneFrom
+		if pruneFrom == 0 {
+			pruneFrom = pruneWrites
+		}
+		st = newEnum(x, pruneFrom)
+		s.enum = st
 		x.fixMark = x.al.Mark()
 	}
 	for i, tr := range pick {
 		s.last[i] = tr.shape
 	}
-	pruneFrom := s.opt.pruneFrom
-	if pruneFrom == 0 {
-		pruneFrom = pruneWrites
-	}
-	st := newEnum(x, pruneFrom)
 	if st == nil {
 		return
 	}
@@ -261,7 +278,7 @@ func (s *search) execute(pick []*trace) {
 				if f.kind != evW || f.loc != e.loc || f.val != e.val {
 					continue
 				}
-				if x.thread[w] == x.thread[r] && w > r {
+				if x.po.Has(r, w) {
 					continue // po-later: a coherence cycle
 				}
 				c = append(c, w)
@@ -280,7 +297,12 @@ func (s *search) execute(pick []*trace) {
 // candidate checks one complete candidate execution.
 func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]int) {
 	s.res.Candidates++
-	if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {
+	if s.total != nil {
+		if n := s.total.Add(1); s.opt.MaxCandidates > 0 && n > int64(s.opt.MaxCandidates) {
+			s.stopErr = errOverLimit
+			return
+		}
+	} else if s.opt.MaxCandidates > 0 && s.res.Candidates > s.opt.MaxCandidates {
 		s.stopErr = fmt.Errorf("state limit of %d candidate executions reached", s.opt.MaxCandidates)
 		return
 	}
@@ -432,7 +454,7 @@ func (s *search) shapes(all [][]trace) {
 			for _, e := range tr.events {
 				buf = append(buf, byte(e.kind), byte(e.fence), byte(e.tags), byte(e.tags>>8), byte(e.tags>>16), byte(e.tags>>24),
 					byte(e.loc), byte(e.loc>>8), byte(e.rmwR), byte(e.rmwR>>8))
-				for _, deps := range [][]int{e.addr, e.data, e.ctrl} {
+				for _, deps := range [][]int{e.addr, e.data, e.ctrl, e.par} {
 					buf = append(buf, byte(len(deps)), byte(len(deps)>>8))
 					for _, d := range deps {
 						buf = append(buf, byte(d), byte(d>>8))

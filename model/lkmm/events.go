@@ -111,6 +111,15 @@ type event struct {
 	vf     vflow // for a write: how its value depends on reads (see vflow)
 	pos    litmus.Pos
 	prim   string // the primitive or construct that made it, for witnesses
+	// par lists the earlier events of the path that this one is not
+	// po-after: those of the other operand of an operator of the same C
+	// statement. herd's po for C is program order between statements
+	// and, inside one, only the order its evaluation imposes (CSem's
+	// ">>=", iico): the two operands of an operator are evaluated in
+	// parallel (">>|"), so "READ_ONCE(*x) + READ_ONCE(*y)" has two reads
+	// in no po order, while the read in "WRITE_ONCE(*y, READ_ONCE(*x))"
+	// is po-before the write.
+	par []int
 }
 
 // vflow says how a value depends on the reads of memory of its path, in

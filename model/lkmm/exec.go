@@ -1,6 +1,9 @@
 package lkmm
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // execution is one candidate execution: the events of one trace per
 // thread, the initial writes, and a choice of rf and co.
@@ -38,6 +41,16 @@ type execution struct {
 	fixMark arenaMark // the arena past the fixed relations
 }
 
+// initWrites makes the initial write of each location, once.
+func (p *program) initWrites() {
+	if p.iw == nil {
+		p.iw = make([]event, len(p.names))
+		for i := range p.iw {
+			p.iw[i] = event{thread: -1, kind: evW, tags: tIW, loc: i, val: p.init[i], rmwR: -1, prim: "init"}
+		}
+	}
+}
+
 // newExecution builds the events and base relations of one combination of
 // thread traces. Dependencies recorded as thread-local read indices become
 // relations between global event numbers.
@@ -50,12 +63,7 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 	for _, t := range traces {
 		n += len(t.events)
 	}
-	if p.iw == nil {
-		p.iw = make([]event, nLoc)
-		for i := range p.iw {
-			p.iw[i] = event{thread: -1, kind: evW, tags: tIW, loc: i, val: p.init[i], rmwR: -1, prim: "init"}
-		}
-	}
+	p.initWrites()
 	x := reuse
 	if x == nil {
 		x = &execution{}
@@ -81,7 +89,9 @@ func newExecution(p *program, traces []*trace, al *arena, reuse *execution) *exe
 			x.ev = append(x.ev, e)
 			x.thread = append(x.thread, ti)
 			for k := base; k < g; k++ {
-				x.po.Add(k, g)
+				if !slices.Contains(e.par, k-base) {
+					x.po.Add(k, g)
+				}
 			}
 			for k := base; k < base+len(t.events); k++ {
 				x.int_.Add(k, g)

@@ -633,9 +633,17 @@ func (in *interp) expr1(e litmus.Expr) (Val, taint, vflow) {
 		return in.unop(e.OpPos, e.Op, v), t, f
 	case *litmus.BinaryExpr:
 		// herd evaluates both operands of every operator, && and ||
-		// included (CSem's Op), so both sides' events always occur.
+		// included (CSem's Op), so both sides' events always occur,
+		// in parallel: no event of one is po-before one of the other.
+		start := len(in.events)
 		x, tx, fx := in.expr1(e.X)
+		mid := len(in.events)
 		y, ty, fy := in.expr1(e.Y)
+		for j := mid; j < len(in.events); j++ {
+			for k := start; k < mid; k++ {
+				in.events[j].par = append(in.events[j].par, k)
+			}
+		}
 		f := in.opFlow(e.Op, x, tx, fx, y, ty, fy)
 		if in.opAllocs(e.Op, e.X, e.Y) {
 			in.newVar()

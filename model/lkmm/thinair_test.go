@@ -15,10 +15,12 @@ import (
 
 // TestThinAir compares the engine with herd7 7.58 on testdata/thinair
 // (cycles of copies and values only a cycle justifies, from the issue's
-// descriptions) and testdata/herdgen (random small tests, half of them
-// rings of copies with operations on the way; see its README): states,
-// flags, verdict and counts. The tests listed in herdgen/KNOWN must still
-// differ: the list says what is not matched yet, and why.
+// descriptions), testdata/herdgen (random small tests, half of them
+// rings of copies with operations on the way; see its README) and
+// testdata/exprpo (the program order of the accesses of one C statement,
+// see its README): states, flags, verdict and counts. The tests listed in
+// herdgen/KNOWN must still differ: the list says what is not matched yet,
+// and why.
 func TestThinAir(t *testing.T) {
 	known := map[string]bool{}
 	if b, err := os.ReadFile("testdata/herdgen/KNOWN"); err == nil {
@@ -29,7 +31,7 @@ func TestThinAir(t *testing.T) {
 		}
 	}
 	checked := 0
-	for _, dir := range []string{"testdata/thinair", "testdata/herdgen"} {
+	for _, dir := range []string{"testdata/thinair", "testdata/herdgen", "testdata/exprpo"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.litmus"))
 		require.NoError(t, err)
 		for _, f := range files {

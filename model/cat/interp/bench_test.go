@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -95,15 +96,29 @@ func benchNative(b *testing.B, src string) {
 
 // BenchmarkLKMM compares linux-kernel.cat run by the interpreter with
 // the native engine on the scale families and the corpus.
+//
+// With LITMUS_BENCH_DIR set, the generated tests are also written there,
+// as SB-ring-N.litmus and IRIW-K.litmus, for docs/run-herd-lkmm-bench.sh
+// to time herd7 on the same files.
 func BenchmarkLKMM(b *testing.B) {
 	m := corpusLKMM(b)
-	for _, n := range []int{6, 8, 10} {
+	dir := os.Getenv("LITMUS_BENCH_DIR")
+	save := func(name, src string) {
+		if dir != "" {
+			if err := os.WriteFile(filepath.Join(dir, name+".litmus"), []byte(src), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, n := range []int{6, 8, 10, 12} {
 		src := sbRing(n)
+		save(fmt.Sprintf("SB-ring-%d", n), src)
 		b.Run(fmt.Sprintf("SBring%d/cat", n), func(b *testing.B) { benchCat(b, m, src) })
 		b.Run(fmt.Sprintf("SBring%d/native", n), func(b *testing.B) { benchNative(b, src) })
 	}
 	for _, k := range []int{2, 4} {
 		src := iriw(k)
+		save(fmt.Sprintf("IRIW-%d", k), src)
 		b.Run(fmt.Sprintf("IRIW%d/cat", k), func(b *testing.B) { benchCat(b, m, src) })
 		b.Run(fmt.Sprintf("IRIW%d/native", k), func(b *testing.B) { benchNative(b, src) })
 	}

@@ -18,6 +18,11 @@ type CheckOptions struct {
 	// candidate executions (rf and final-write choices). Zero: no limit.
 	MaxCandidates int
 
+	// Explain, when no allowed execution satisfies the proposition and
+	// the search met none that a check rejected (pruning dropped them
+	// earlier), searches again without pruning for Result.Why.
+	Explain bool
+
 	// plain turns off every shortcut of the enumeration that relies on
 	// the model (coherence pruning of rf, co and final writes; checks on
 	// partial co): the differential tests compare it with the default.
@@ -95,6 +100,17 @@ func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (
 		return limitResult(p, err)
 	}
 	res, err = m.run(ctx, p, opt, dom)
+	if err == nil && opt.Explain && !opt.plain && res.Verdict != axiom.Unknown && res.Positive == 0 && res.Why == "" {
+		// The executions that satisfy the condition were dropped by
+		// the pruning before any check could name its reason: the
+		// plain search meets them. It only explains: the result is the
+		// pruned search's (the differential tests hold them equal).
+		plain := opt
+		plain.plain = true
+		if pr, perr := m.run(ctx, p, plain, dom); perr == nil && pr.Verdict != axiom.Unknown {
+			res.Why = pr.Why
+		}
+	}
 	if err != nil || res.Verdict == axiom.Unknown || res.Candidates > 0 || converged {
 		return res, err
 	}

@@ -218,7 +218,8 @@ func (ev *evaluator) bindLocal(pos cat.Pos, rec bool, bs []*cat.Binding, sc *sco
 		}
 		return out
 	}
-	return ev.fixpoint(pos, bs, sc)
+	frame, _ := ev.fixpoint(pos, bs, sc, nil)
+	return frame
 }
 
 // bindPat binds the pattern of b to the thunk th in out.
@@ -247,7 +248,13 @@ func (ev *evaluator) bindPat(b *cat.Binding, th *thunk, out *scope) {
 // each other; other values are the least fixed point reached from 0 by
 // evaluating the bindings in turn until nothing changes, as herd does. It
 // returns the scope over sc that binds the names to their values.
-func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) *scope {
+//
+// check, when not nil, is a let rec's "when" test: as herd's env_rec_vals
+// does, it is evaluated after every round of the iteration with the names
+// bound to that round's values, and the first failure stops the iteration
+// and is reported (false). Like herd, a let rec of functions only has no
+// rounds and never evaluates it.
+func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope, check func(*scope) bool) (*scope, bool) {
 	frame := ev.newScope(sc)
 	for _, b := range bs {
 		for _, n := range b.Pat.Names {
@@ -268,7 +275,7 @@ func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) *scope 
 		}
 	}
 	if !vals {
-		return frame
+		return frame, true
 	}
 	// set binds name n to v, reporting whether its value changed.
 	set := func(n string, v Value) bool {
@@ -303,8 +310,11 @@ func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope) *scope 
 				changed = set(n, tup[i]) || changed
 			}
 		}
+		if check != nil && !check(frame) {
+			return frame, false
+		}
 		if !changed {
-			return frame
+			return frame, true
 		}
 	}
 }

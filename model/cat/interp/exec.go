@@ -210,8 +210,8 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 			}
 			return fl, true
 		}
-		ths := r.let(s, e)
-		if s.When != nil && !r.test(s.When, r.scopeOf(e)) {
+		ths, ok := r.let(s, e)
+		if !ok {
 			r.reject(&failure{name: testName(s.When, fs.file), file: fs.file})
 			return fl, false
 		}
@@ -348,8 +348,8 @@ func (r *runner) execBody(body []cat.Stmt, file *loadedFile, e env, fl flags) (f
 		fs := &flatStmt{s: s, file: file}
 		var ok bool
 		if let, isLet := s.(*cat.Let); isLet {
-			ths := r.let(let, e)
-			if let.When != nil && !r.test(let.When, r.scopeOf(e)) {
+			ths, ok := r.let(let, e)
+			if !ok {
 				r.reject(&failure{name: testName(let.When, file), file: file})
 				return fl, false
 			}
@@ -378,11 +378,15 @@ func (r *runner) execBody(body []cat.Stmt, file *loadedFile, e env, fl flags) (f
 // let evaluates the bindings of a let instruction at once (rec ones to
 // their fixed point), returning one thunk per name of its patterns in
 // order (nil for _).
-func (r *runner) let(s *cat.Let, e env) []*thunk {
+func (r *runner) let(s *cat.Let, e env) ([]*thunk, bool) {
 	sc := r.scopeOf(e)
 	var out []*thunk
 	if s.Rec {
-		frame := r.ev.fixpoint(s.At, s.Bindings, sc)
+		var check func(*scope) bool
+		if s.When != nil {
+			check = func(frame *scope) bool { return r.test(s.When, frame) }
+		}
+		frame, ok := r.ev.fixpoint(s.At, s.Bindings, sc, check)
 		for _, b := range s.Bindings {
 			for _, n := range b.Pat.Names {
 				var th *thunk
@@ -392,7 +396,7 @@ func (r *runner) let(s *cat.Let, e env) []*thunk {
 				out = append(out, th)
 			}
 		}
-		return out
+		return out, ok
 	}
 	for _, b := range s.Bindings {
 		th := r.eager(b.X, sc)
@@ -412,7 +416,7 @@ func (r *runner) let(s *cat.Let, e env) []*thunk {
 			k++
 		}
 	}
-	return out
+	return out, true
 }
 
 // eager evaluates a binding at once. herd binds lazily, so a definition
@@ -447,7 +451,8 @@ func (r *runner) prepass() {
 		case *cat.Enum, *cat.Procedure:
 			r.exec(fs, i, top(i), nil)
 		case *cat.Let:
-			for k, th := range r.let(s, top(i)) {
+			ths, _ := r.let(s, top(i)) // a fixed let has no when
+			for k, th := range ths {
 				r.g.set(fs.slots[k], th)
 			}
 		}
@@ -570,7 +575,14 @@ func (r *runner) pruneFails(i int, wp withPrune, partial axiom.Rel) (fails bool)
 				}
 				continue
 			}
-			for k, th := range r.let(s, top(j)) {
+			ths, ok := r.let(s, top(j))
+			if !ok {
+				// A let rec's when test failed on the partial value:
+				// its names are left half computed, so nothing after
+				// can be judged here; the complete candidates will.
+				return false
+			}
+			for k, th := range ths {
 				r.g.set(fs.slots[k], th)
 			}
 		case *cat.Test:

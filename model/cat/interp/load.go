@@ -219,8 +219,51 @@ func (ld *loader) parsed(name string, src []byte, ast *cat.Model) error {
 	return ld.stmts(ast.Stmts, f)
 }
 
+// nestedInclude returns the first include inside a body of list (a
+// procedure, a forall, a match clause, or an if inside one of these), or
+// nil. herd reads such an include where it stands, each time the body
+// runs; litmus expands includes when it loads the model, so it refuses
+// them rather than skip them.
+func nestedInclude(list []cat.Stmt, nested bool) *cat.Include {
+	for _, s := range list {
+		var bodies [][]cat.Stmt
+		switch s := s.(type) {
+		case *cat.Include:
+			if nested {
+				return s
+			}
+		case *cat.Procedure:
+			bodies = [][]cat.Stmt{s.Body}
+		case *cat.Forall:
+			bodies = [][]cat.Stmt{s.Body}
+		case *cat.MatchStmt:
+			bodies = append(bodies, s.Default)
+			for _, c := range s.Clauses {
+				bodies = append(bodies, c.Body)
+			}
+		case *cat.IfVariant:
+			// A top-level if is expanded at load time with its includes.
+			if in := nestedInclude(s.Then, nested); in != nil {
+				return in
+			}
+			if in := nestedInclude(s.Else, nested); in != nil {
+				return in
+			}
+		}
+		for _, b := range bodies {
+			if in := nestedInclude(b, true); in != nil {
+				return in
+			}
+		}
+	}
+	return nil
+}
+
 // stmts flattens instructions into the program.
 func (ld *loader) stmts(list []cat.Stmt, f *loadedFile) error {
+	if in := nestedInclude(list, false); in != nil {
+		return &litmus.Error{Pos: f.file.Position(in.At), Msg: fmt.Sprintf("include %q inside a procedure, forall or match: not supported (litmus expands includes when it loads the model; move it to the top level)", in.File)}
+	}
 	for _, s := range list {
 		switch s := s.(type) {
 		case *cat.Include:

@@ -31,7 +31,7 @@ func TestThinAir(t *testing.T) {
 	require.NoError(t, err)
 	known := readKnown(t, "../../lkmm/testdata/herdgen/KNOWN")
 	checked := 0
-	for _, dir := range []string{"../../lkmm/testdata/thinair", "../../lkmm/testdata/herdgen"} {
+	for _, dir := range []string{"../../lkmm/testdata/thinair", "../../lkmm/testdata/herdgen", "../../lkmm/testdata/exprpo"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.litmus"))
 		require.NoError(t, err)
 		for _, f := range files {

@@ -1,0 +1,88 @@
+package lkmm
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// whole is everything a result says, the explanation and the candidate
+// count included: the parallel search must give all of it as the
+// sequential one does.
+func whole(r *Result) string {
+	return fmt.Sprint(r.Verdict, r.Reason, r.Ok, r.States, r.Positive, r.Negative, r.Flags, r.Cut,
+		r.Candidates, r.Rejected, r.Why, r.Incomplete)
+}
+
+// checkBoth runs test sequentially and with several workers (splitting
+// even small tests into prefixes) and fails when the two differ.
+func checkBoth(t require.TestingT, test *litmus.Test, opt Options, what string) {
+	seq := opt
+	seq.Workers = 1
+	par := opt
+	par.Workers, par.minParallel = 3, 2
+	a, err := Check(context.Background(), test, seq)
+	require.NoError(t, err, what)
+	b, err := Check(context.Background(), test, par)
+	require.NoError(t, err, what)
+	require.Equal(t, whole(a), whole(b), "%s: the parallel search differs from the sequential one", what)
+}
+
+// TestParallelMatchesSequential: on every corpus C test and on the tests
+// with herd7's outputs under testdata, the parallel search gives the
+// sequential search's result exactly, and so it does when the candidate
+// limit cuts the search short.
+func TestParallelMatchesSequential(t *testing.T) {
+	var files []string
+	for _, rel := range corpusTests(t) {
+		files = append(files, filepath.Join(corpusRoot, "lkmm", rel))
+	}
+	for _, dir := range []string{"testdata/thinair", "testdata/herdgen", "testdata/exprpo"} {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.litmus"))
+		require.NoError(t, err)
+		files = append(files, fs...)
+	}
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		test, err := litmus.Parse(f, b)
+		if err != nil {
+			continue // the corpus test of a dialect this engine does not read
+		}
+		if _, err := Check(context.Background(), test, Options{Workers: 1}); err != nil {
+			continue // refused by the engine, as TestCorpus expects
+		}
+		checkBoth(t, test, Options{}, f)
+		checkBoth(t, test, Options{MaxCandidates: 3}, f+" (at most 3 candidates)")
+		n++
+	}
+	require.Greater(t, n, 500)
+}
+
+// TestParallelProperties: the same on random tests.
+func TestParallelProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var g genTest
+		for i, n := 0, rapid.IntRange(2, 4).Draw(t, "threads"); i < n; i++ {
+			var th []string
+			for j, m := 0, rapid.IntRange(1, 3).Draw(t, "stmts"); j < m; j++ {
+				th = append(th, genStmt(t, 0))
+			}
+			g.threads = append(g.threads, th)
+		}
+		src := g.source(false)
+		test, err := litmus.Parse("gen.litmus", []byte(src))
+		if err != nil {
+			t.Fatalf("parse: %v\n%s", err, src)
+		}
+		checkBoth(t, test, Options{}, src)
+	})
+}

@@ -1,0 +1,334 @@
+package op
+
+import (
+	"context"
+	"encoding/binary"
+	"github.com/litmus-dev/litmus/model/report"
+	"sort"
+	"time"
+
+	"github.com/litmus-dev/litmus/internal/limit"
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// witnessBudget bounds the extra plain search that looks for a shortest
+// witness after a reduced search; past it the reduced search's trace is
+// used (valid, maybe not shortest).
+const witnessBudget = 20_000
+
+// maxStuck is how many stuck states a Result reports.
+const maxStuck = 3
+
+func newMemModel(m Machine) memModel {
+	switch m {
+	case SC:
+		return scModel{}
+	case TSO:
+		return tsoModel{}
+	case PSO:
+		return psoModel{}
+	}
+	panic("model: no machine for " + m.String())
+}
+
+func check(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result, error) {
+	res, err := check1(ctx, t, m, opt)
+	if e, ok := err.(*litmus.Error); ok {
+		err = litmus.ErrorList{e}
+	}
+	return res, err
+}
+
+func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result, error) {
+	start := time.Now()
+	p, err := compile(t)
+	if err != nil {
+		return nil, err
+	}
+	mc := &machine{p: p, mm: newMemModel(m)}
+	res := &Result{Name: t.Name, Model: m.String()}
+	res.Kind, res.Condition = report.Condition(t)
+	obs, err := p.observed()
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range obs {
+		res.Locs = append(res.Locs, k.String())
+	}
+	var cond, filter, witnessFor *cprop
+	if t.Cond != nil {
+		if cond, err = p.compileProp(t.Cond.Prop); err != nil {
+			return nil, err
+		}
+	}
+	if t.Filter != nil {
+		if filter, err = p.compileProp(t.Filter); err != nil {
+			return nil, err
+		}
+	}
+	if opt.WitnessFor != nil {
+		if witnessFor, err = p.compileProp(opt.WitnessFor); err != nil {
+			return nil, report.AsPropError(err)
+		}
+	}
+	var invs []*cprop
+	for _, inv := range t.Invariants {
+		c, err := p.compileProp(inv.Prop)
+		if err != nil {
+			return nil, err
+		}
+		invs = append(invs, c)
+	}
+
+	so := searchOpts{maxStates: opt.MaxStates, inv: invs, edges: p.hasLoops}
+	if so.maxStates <= 0 {
+		so.maxStates = DefaultMaxStates
+	}
+	so.budget = limit.New(ctx, opt.Timeout, opt.MaxMemory)
+	if ok, _ := porPossible(p); ok && !opt.Plain && len(invs) == 0 {
+		so.reduced = true
+	}
+	sr, err := mc.explore(so)
+	if err != nil {
+		return nil, runtimeErr(t, err)
+	}
+	res.Stats = Stats{States: int64(sr.set.Len()), Transitions: sr.transitions, BytesPerState: sr.bytesPerState(), Elapsed: sr.elapsed, Engine: "plain"}
+	if so.reduced {
+		res.Stats.Engine = "reduced"
+	}
+
+	// Final states, projected and deduplicated; the first state found for
+	// each outcome is kept for witnesses.
+	type outcome struct {
+		vals  []val
+		id    int
+		holds bool // the condition's proposition holds
+	}
+	seen := map[string]int{}
+	var outs []outcome
+	var stuckIDs, droppedIDs []int
+	scratch := mc.blank()
+	var key []byte
+	for _, id := range sr.terminals {
+		s := sr.decode(id, scratch)
+		if !mc.final(s) {
+			if mc.dropped(s) {
+				droppedIDs = append(droppedIDs, id)
+			} else {
+				stuckIDs = append(stuckIDs, id)
+			}
+			continue
+		}
+		if filter != nil && !filter.eval(s) {
+			continue
+		}
+		vals := make([]val, len(obs))
+		key = key[:0]
+		for i, o := range obs {
+			vals[i] = o.get(s)
+			key = binary.AppendVarint(key, vals[i])
+		}
+		if _, dup := seen[string(key)]; !dup {
+			seen[string(key)] = len(outs)
+			holds := cond == nil || cond.eval(s)
+			outs = append(outs, outcome{vals, id, holds})
+		}
+	}
+	sort.Slice(outs, func(i, j int) bool { return lessVals(p, outs[i].vals, outs[j].vals) })
+	for _, o := range outs {
+		st := State{Values: make([]LocValue, len(obs))}
+		for i := range obs {
+			st.Values[i] = LocValue{Loc: res.Locs[i], Val: p.value(o.vals[i])}
+		}
+		res.States = append(res.States, st)
+		if o.holds {
+			res.Positive++
+		} else {
+			res.Negative++
+		}
+	}
+	// Stuck states first: the analysis may stop at the memory cap, and
+	// then the verdict is Unknown too.
+	res.Stuck = mc.stuck(sr, stuckIDs)
+	switch {
+	case sr.unknown != "" && res.Positive > 0 && res.Negative > 0:
+		// Reachable final states where the proposition holds and
+		// where it fails: Sometimes, whatever the rest of the graph.
+		res.Verdict, res.Incomplete = Sometimes, sr.unknown
+		if len(invs) > 0 {
+			res.Partial = append(res.Partial, "invariants")
+		}
+		if p.mayBlock() {
+			res.Partial = append(res.Partial, "stuck threads")
+		}
+	case sr.unknown != "":
+		res.Verdict, res.Reason = Unknown, sr.unknown
+	case res.Positive == 0:
+		res.Verdict = Never
+	case res.Negative == 0:
+		res.Verdict = Always
+	default:
+		res.Verdict = Sometimes
+	}
+	if res.Verdict != Unknown && t.Cond != nil {
+		switch t.Cond.Quant {
+		case litmus.Exists:
+			res.Ok = res.Positive > 0
+		case litmus.NotExists:
+			res.Ok = res.Positive == 0
+		case litmus.Forall:
+			res.Ok = res.Negative == 0
+		}
+	}
+
+	// Witness: the first final state (in discovery order) that explains
+	// the verdict.
+	if !opt.NoWitness && (cond != nil || witnessFor != nil) {
+		want := func(s *mstate) bool {
+			if filter != nil && !filter.eval(s) {
+				return false
+			}
+			if witnessFor != nil {
+				return witnessFor.eval(s)
+			}
+			// exists P and ~exists P are explained by a state where P
+			// holds (for ~exists, the state that makes the test fail);
+			// forall P by one where it fails.
+			return cond.eval(s) != (t.Cond.Quant == litmus.Forall)
+		}
+		best := -1
+		for _, o := range outs {
+			if (best < 0 || o.id < best) && want(sr.decode(o.id, scratch)) {
+				best = o.id
+			}
+		}
+		if best >= 0 {
+			if so.reduced && !p.fixedLength() {
+				res.Witness = mc.shortestWitness(so, want)
+			}
+			if res.Witness == nil {
+				tr := mc.trace(sr.path(best))
+				tr.Shortest = !so.reduced || p.fixedLength()
+				res.Witness = &tr
+			}
+		}
+	}
+
+	for i, id := range sr.invHit {
+		if id < 0 {
+			continue
+		}
+		inv := t.Invariants[i]
+		v := Violation{Invariant: "invariant (" + report.PropString(inv.Prop, t.Arch) + ")", Pos: t.File.Position(inv.Pos()), Trace: mc.trace(sr.path(id))}
+		v.Trace.Shortest = true
+		v.State = stateString(p, invKeys(p, inv.Prop), sr.state(id))
+		res.Violations = append(res.Violations, v)
+	}
+	res.InvariantsChecked = true
+	res.Dropped = mc.droppedReport(sr, droppedIDs)
+	res.Stats.Dropped = int64(len(droppedIDs))
+	res.Stats.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// mayBlock reports whether a thread of p can be left unable to finish: p
+// has a loop, takes a lock or waits for a grace period.
+func (p *program) mayBlock() bool {
+	if p.hasLoops {
+		return true
+	}
+	for _, th := range p.threads {
+		for _, in := range th.code {
+			switch in.op {
+			case opLock, opGPWait:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fixedLength reports whether every run to a final state has the same
+// number of steps: each thread runs each of its instructions once (no
+// branch), and each buffered store drains once (no rcu_read_unlock, whose
+// ghost store is buffered only sometimes). Then any trace to a final state
+// is a shortest one.
+func (p *program) fixedLength() bool {
+	for _, th := range p.threads {
+		for _, in := range th.code {
+			switch in.op {
+			case opBranch, opJump, opRCUUnlock:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// shortestWitness looks for a shortest trace to a final state satisfying
+// want with a plain breadth-first search, within witnessBudget states.
+func (m *machine) shortestWitness(so searchOpts, want func(*mstate) bool) *Trace {
+	so.reduced, so.edges, so.inv, so.goal = false, false, nil, want
+	if so.maxStates > witnessBudget {
+		so.maxStates = witnessBudget
+	}
+	sr, err := m.explore(so)
+	if err != nil || sr.goalHit < 0 {
+		return nil
+	}
+	tr := m.trace(sr.path(sr.goalHit))
+	tr.Shortest = true
+	return &tr
+}
+
+// runtimeErr gives a runtime error its source position.
+func runtimeErr(t *litmus.Test, err error) error {
+	if re, ok := err.(*runtimeError); ok {
+		var l litmus.ErrorList
+		l.Add(t.File.Position(re.pos), re.msg)
+		return l
+	}
+	return err
+}
+
+// lessVals orders outcomes as herd sorts its state lines: location by
+// location, integers numerically before addresses, addresses by name.
+func lessVals(p *program, a, b []val) bool {
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		sa, oka := p.symbol(a[i])
+		sb, okb := p.symbol(b[i])
+		switch {
+		case oka && okb:
+			return sa < sb
+		case oka != okb:
+			return okb
+		}
+		return a[i] < b[i]
+	}
+	return false
+}
+
+// invKeys returns the locations an invariant mentions, sorted as herd
+// sorts observed locations.
+func invKeys(p *program, pr litmus.Prop) []locKey {
+	q := *p
+	t := *p.test
+	t.Locations, t.Cond = nil, &litmus.Cond{Quant: litmus.Exists, Prop: pr}
+	q.test = &t
+	keys, _ := q.observed()
+	return keys
+}
+
+func stateString(p *program, keys []locKey, s *mstate) string {
+	out := ""
+	for i, k := range keys {
+		if i > 0 {
+			out += " "
+		}
+		out += k.String() + "=" + p.format(k.get(s)) + ";"
+	}
+	return out
+}

@@ -1,0 +1,33 @@
+package op
+
+import "fmt"
+
+// This file reports the executions that are dropped because a thread
+// accesses memory at a value that is not the address of a location
+// (exec.go, badAccess): the thread waits at that instruction forever, so
+// the dead ends it leaves are neither final nor stuck.
+
+// dropped reports whether some thread of s waits at an access to a
+// non-address.
+func (m *machine) dropped(s *mstate) bool {
+	for t := range s.th {
+		if code := m.p.threads[t].code; s.th[t].pc < len(code) && m.badAccess(s, t, &code[s.th[t].pc]) {
+			return true
+		}
+	}
+	return false
+}
+
+// droppedReport describes the first few dropped dead ends, with a trace
+// to each that ends in a StepBlock step per offending thread.
+func (m *machine) droppedReport(sr *search, ids []int) []Stuck {
+	return m.blockReports(sr, ids, func(s *mstate, t int, in *instr, line int) (string, string, bool) {
+		if !m.badAccess(s, t, in) {
+			return "", "", false
+		}
+		a, _ := eval(in.addr, s.th[t].regs)
+		id := m.p.threads[t].id
+		return fmt.Sprintf("P%d accesses %s, which is not the address of a shared location, at line %d: %s", id, m.p.format(a), line, in.text),
+			fmt.Sprintf("access to %s: execution dropped", m.p.format(a)), true
+	})
+}

@@ -1,0 +1,25 @@
+package op
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func run(t *testing.T, src string, m Machine, opt Options) *Result {
+	t.Helper()
+	test, err := parseSrc("t.litmus", src)
+	require.NoError(t, err)
+	res, err := Check(context.Background(), test, m, opt)
+	require.NoError(t, err)
+	return res
+}
+
+func stateLines(r *Result) []string {
+	var out []string
+	for _, s := range r.States {
+		out = append(out, s.String())
+	}
+	return out
+}
