@@ -74,7 +74,10 @@ violated unexpectedly, a thread can get stuck, or a search ends Unknown
 2 for usage and input errors (after the other files have been checked).
 
 Flags:
-	--model M         sc, tso, pso, lkmm, a comma-separated list, or all (default tso)
+	--model M         a model ('litmus help models': sc, tso, pso, lkmm, aarch64,
+	                  aarch64-llsc, riscv, ppc, and their aliases), a comma-separated
+	                  list, or all (default: tso for C and X86 tests, the architecture's
+	                  model for AArch64, RISCV and PPC tests, lkmm for LISA tests)
 	--json            print JSON Lines, one object per test and model (see 'litmus help json')
 	--max-states N    stop a search after N distinct states (lkmm: N candidate executions), giving Unknown (default 5000000)
 	--timeout D       stop a search after duration D (e.g. 30s), giving Unknown (default none)

@@ -28,7 +28,7 @@ verdict went from Never to Sometimes or Always; for "~exists" and "forall",
 herd's Ok became No. It is 0 otherwise, and 2 for input errors.
 
 Flags:
-	--model M       sc, tso, pso, lkmm, a comma-separated list, or all (default all)
+	--model M       models as for check, a comma-separated list, or all (default all)
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {

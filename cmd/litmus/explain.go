@@ -41,7 +41,7 @@ It also prints each invariant violation and each stuck state with the trace
 that reaches it.
 
 Flags:
-	--model M       sc, tso, pso or lkmm (default tso)
+	--model M       one model, as for check (default: the test's own, as for check)
 	--state COND    explain a final state satisfying COND instead of the condition
 	--dot FILE      also write a Graphviz picture of the execution to FILE; with
 	                "-" the picture alone goes to stdout (pipe it to dot) and the

@@ -35,7 +35,8 @@ relaxed or plain form) and re-checks the test, then prints, per model:
     not necessarily the smallest such set.
 
 Flags:
-	--model M       sc, tso, pso, lkmm, a comma-separated list, or all (default tso)
+	--model M       models as for check, a comma-separated list, or all (default:
+	                the test's own, as for check)
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
