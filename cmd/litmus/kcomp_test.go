@@ -118,3 +118,19 @@ func TestHelpModelsNamesCompiledModels(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, out, "Observation after-atomic Never")
 }
+
+// TestExplainCompiledRows: the rows under a compiled test's cycle name
+// each event once, the instruction the cycle's po edges select when two
+// print alike (nospace-mirror-after reads space at lines 52 and 57; the
+// cycle's read follows the DMB), and an event reached by an edge the
+// model names by no relation (riscv's "-->") is listed too.
+func TestExplainCompiledRows(t *testing.T) {
+	out, errOut, code := run(t, "explain", "--model", "arm64", "../../testdata/nospace-mirror-after.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "READ_ONCE(*space), line 57")
+	require.NotContains(t, out, "READ_ONCE(*space), line 52")
+	out, errOut, code = run(t, "explain", "--model", "riscv", "../../testdata/wfree.litmus")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, " --> ")
+	require.Regexp(t, `P1: R wmem=2 +refcount_read\(wmem\), line 69`, out)
+}

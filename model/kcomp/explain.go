@@ -12,8 +12,8 @@ import (
 )
 
 // cycleEdge splits a cycle as model/cat/interp spells it: events joined
-// by " -REL-> ".
-var cycleEdge = regexp.MustCompile(` -([A-Za-z]+(?:\[[^\]]*\])?)-> `)
+// by " -REL-> "; an edge the model names by no relation is " --> ".
+var cycleEdge = regexp.MustCompile(` -([A-Za-z]*(?:\[[^\]]*\])?)-> `)
 
 // site is an instruction of the compiled test that made an event.
 type site struct {
@@ -38,12 +38,45 @@ func (c *Compiled) Explain(p *axiom.Program, why string) string {
 		return why
 	}
 	events := c.eventSites(p)
-	lineOf := func(ev string) (int, bool) {
-		s := events[ev]
-		if len(s) != 1 {
+	// Two instructions of a thread may make events that print alike
+	// (two reads of one location reading the same value): a po edge of
+	// the cycle says which one it is, the one after the event before it
+	// or before the event after it.
+	at := make([][]site, len(parts)-1)
+	for i := range at {
+		at[i] = events[parts[i]]
+	}
+	isPO := func(lab string) bool { return lab == "po" || strings.HasPrefix(lab, "po[") }
+	for changed := true; changed; {
+		changed = false
+		for i := range at {
+			if len(at[i]) < 2 {
+				continue
+			}
+			prev, next := (i+len(at)-1)%len(at), (i+1)%len(at)
+			var keep []site
+			for _, s := range at[i] {
+				ok := true
+				if isPO(labels[prev][1]) && len(at[prev]) == 1 && at[prev][0].proc == s.proc && at[prev][0].line >= s.line {
+					ok = false
+				}
+				if isPO(labels[i][1]) && len(at[next]) == 1 && at[next][0].proc == s.proc && at[next][0].line <= s.line {
+					ok = false
+				}
+				if ok {
+					keep = append(keep, s)
+				}
+			}
+			if len(keep) > 0 && len(keep) < len(at[i]) {
+				at[i], changed = keep, true
+			}
+		}
+	}
+	lineOf := func(i int) (int, bool) {
+		if len(at[i]) != 1 {
 			return 0, false
 		}
-		return s[0].line, true
+		return at[i][0].line, true
 	}
 	instr := map[site]string{}
 	for _, pr := range c.Test.Procs {
@@ -74,15 +107,15 @@ func (c *Compiled) Explain(p *axiom.Program, why string) string {
 		}
 	}
 	for i, ev := range parts[:len(parts)-1] {
-		row(ev, events[ev])
+		row(ev, at[i])
 		// The fences a po edge crosses.
 		lab := labels[i][1]
 		if !strings.HasPrefix(lab, "po[") {
 			continue
 		}
 		who, _, _ := strings.Cut(ev, ":")
-		from, okFrom := lineOf(ev)
-		to, okTo := lineOf(parts[i+1])
+		from, okFrom := lineOf(i)
+		to, okTo := lineOf((i + 1) % len(at))
 		for _, tag := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(lab, "po["), "]"), ",") {
 			f := who + ": F[" + tag + "]"
 			var between []site
