@@ -87,7 +87,7 @@ func init() {
 	add("smp_mb__after_spinlock", "fence iorw, iorw", rvBarrier+": smp_mb__after_spinlock is RISCV_FENCE(iorw, iorw)", "orders memory as fence rw,rw does")
 	add("smp_mb__after_unlock_lock", "", "kernel/rcu/rcu.h (v6.x): smp_mb() only with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE (powerpc)", "")
 	add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
-	add("barrier", "", "include/linux/compiler.h: a compiler barrier", "")
+	add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
 	add("smp_read_barrier_depends", "", "removed in v5.9; was empty on riscv", "")
 	for _, p := range []string{"rcu_read_lock", "rcu_read_unlock"} {
 		add(p, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
