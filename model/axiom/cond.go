@@ -43,6 +43,10 @@ type CondEval struct {
 	Quant    litmus.Quant
 	Observed []ObsLoc
 	thIndex  map[int]int
+	// keys are the names of Observed, made once: every final state
+	// shares them (a test with half a million states and forty observed
+	// locations would otherwise hold twenty million copies).
+	keys []string
 }
 
 func NewCondEval(p *Program) (*CondEval, error) {
@@ -101,6 +105,10 @@ func NewCondEval(p *Program) (*CondEval, error) {
 		}
 		return a.Name < b.Name
 	})
+	c.keys = make([]string, len(c.Observed))
+	for i, o := range c.Observed {
+		c.keys[i] = o.Key()
+	}
 	return c, nil
 }
 
@@ -251,10 +259,10 @@ func (c *CondEval) Observe(f Final) State {
 	for i, o := range c.Observed {
 		v := c.Value(o, f)
 		if c.p.Unsigned != nil && !v.IsAddr() && v.N < 0 && c.p.Unsigned(o.Th, c.regName(o)) {
-			st[i] = Binding{Loc: o.Key(), Val: strconv.FormatUint(uint64(v.N), 10)}
+			st[i] = Binding{Loc: c.keys[i], Val: strconv.FormatUint(uint64(v.N), 10)}
 			continue
 		}
-		st[i] = Binding{Loc: o.Key(), Val: v.Format(c.p.Names)}
+		st[i] = Binding{Loc: c.keys[i], Val: v.Format(c.p.Names)}
 	}
 	return st
 }
