@@ -46,6 +46,9 @@ type evaluator struct {
 	// order them; it belongs to the check's runner, not to the Model,
 	// which parallel checks share.
 	ids *int
+	// Scratch room of classes-loc.
+	byLoc []axiom.Set
+	locs  []int
 }
 
 // newID returns a number no other value of the check has.

@@ -73,7 +73,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		if s == nil || r.N() == 0 && ev.x.N > 0 {
 			return nil, fmt.Errorf("expected (set, relation), found (%s, %s)", typeName(t[0]), typeName(t[1]))
 		}
-		ws := make([]int, 0, s.Len())
+		ws := ev.bx.ints.many(s.Len())[:0]
 		s.Each(func(i int) { ws = append(ws, i) })
 		before := ev.emptyRel()
 		for _, a := range ws {
@@ -83,13 +83,16 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 				}
 			}
 		}
-		return &linV{ws: ws, before: before, id: ev.newID()}, nil
+		l := ev.bx.lins.one()
+		*l = linV{ws: ws, before: before, id: ev.newID()}
+		return l, nil
 	},
 	"cross": func(ev *evaluator, arg Value) (Value, error) {
 		var comps []Value
 		switch v := arg.(type) {
 		case emptyV:
 		case valSetV:
+			comps = ev.bx.vals.many(len(v))[:0]
 			for _, c := range v {
 				switch c := c.(type) {
 				case valSetV, *linV:
@@ -103,7 +106,9 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		default:
 			return nil, fmt.Errorf("set of sets of relations expected, found %s", typeName(arg))
 		}
-		return &productV{comps: comps, id: ev.newID()}, nil
+		p := ev.bx.prods.one()
+		*p = productV{comps: comps, id: ev.newID()}
+		return p, nil
 	},
 	"map": func(ev *evaluator, f Value) (Value, error) {
 		return &primV{name: "map", fn: func(ev *evaluator, set Value) (Value, error) { return ev.mapSet(f, set) }}, nil
@@ -142,8 +147,13 @@ func classesLoc(ev *evaluator, arg Value) (Value, error) {
 	default:
 		return nil, fmt.Errorf("event set expected, %s found", typeName(arg))
 	}
-	byLoc := make([]axiom.Set, len(ev.x.P.Names))
-	var locs []int
+	// byLoc and locs are the evaluator's scratch room: only the sets
+	// they point at, from the arena, are kept.
+	byLoc := ev.byLoc[:0]
+	for range ev.x.P.Names {
+		byLoc = append(byLoc, nil)
+	}
+	locs := ev.locs[:0]
 	s.Each(func(i int) {
 		l := ev.x.Ev[i].Loc
 		if l < 0 {
@@ -158,10 +168,12 @@ func classesLoc(ev *evaluator, arg Value) (Value, error) {
 		}
 		byLoc[l].Add(i)
 	})
-	out := make([]Value, 0, len(locs))
-	for _, l := range locs {
-		out = append(out, ev.setv(byLoc[l]))
+	out := ev.bx.vals.many(len(locs))
+	for k, l := range locs {
+		out[k] = ev.setv(byLoc[l])
 	}
+	clear(byLoc)
+	ev.byLoc, ev.locs = byLoc, locs
 	return newValSet(out), nil
 }
 
@@ -504,7 +516,7 @@ func (ev *evaluator) mapSet(f, set Value) (Value, error) {
 	default:
 		return nil, fmt.Errorf("set-matching on non-set value of type %s", typeName(set))
 	}
-	out := make([]Value, len(elems))
+	out := ev.bx.vals.many(len(elems))
 	for i, e := range elems {
 		out[i] = ev.apply(0, f, e)
 	}

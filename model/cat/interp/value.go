@@ -268,102 +268,95 @@ func formatValue(v Value, x *axiom.Execution) string {
 	return "<" + typeName(v) + ">"
 }
 
-// boxes hands out the *relV and *setV values and the thunks of an
-// evaluation from chunks that are reused, as the arena reuses relation
-// words: a value or binding made for one candidate is dropped with it,
-// and boxing a relation in an interface allocates nothing.
+// boxes hands out the *relV and *setV values, the thunks, scopes and
+// lazy sets of relations of an evaluation, and the members of its tuples
+// and sets of values, from chunks that are reused, as the arena reuses
+// relation words: a value or binding made for one candidate is dropped
+// with it, and boxing a relation in an interface allocates nothing.
 type boxes struct {
-	rels   [][]relV
-	sets   [][]setV
-	thunks [][]thunk
-	scopes [][]scope
-	vals   [][]Value // the members of tuples
-	ri, rj int       // next rel box: chunk ri, index rj
-	si, sj int
-	ti, tj int
-	ci, cj int
-	vi, vj int
+	rels   slab[relV]
+	sets   slab[setV]
+	thunks slab[thunk]
+	scopes slab[scope]
+	lins   slab[linV]
+	prods  slab[productV]
+	vals   slab[Value] // the members of tuples and sets of values
+	ints   slab[int]   // the events of linearisations
 }
 
 const boxChunk = 1024
 
-func (b *boxes) rel() *relV {
-	if b.ri == len(b.rels) {
-		b.rels = append(b.rels, make([]relV, boxChunk))
+// slab hands out values of type T from reused chunks; i and j are the
+// next free one (chunk i, index j).
+type slab[T any] struct {
+	chunks [][]T
+	i, j   int
+}
+
+// slabMark is a point to free a slab back to.
+type slabMark struct{ i, j int }
+
+func (s *slab[T]) mark() slabMark   { return slabMark{s.i, s.j} }
+func (s *slab[T]) reset(m slabMark) { s.i, s.j = m.i, m.j }
+
+// one returns a value of the slab (not cleared).
+func (s *slab[T]) one() *T {
+	if s.i == len(s.chunks) {
+		s.chunks = append(s.chunks, make([]T, boxChunk))
 	}
-	p := &b.rels[b.ri][b.rj]
-	if b.rj++; b.rj == boxChunk {
-		b.ri, b.rj = b.ri+1, 0
+	p := &s.chunks[s.i][s.j]
+	if s.j++; s.j == boxChunk {
+		s.i, s.j = s.i+1, 0
 	}
 	return p
 }
 
-func (b *boxes) set() *setV {
-	if b.si == len(b.sets) {
-		b.sets = append(b.sets, make([]setV, boxChunk))
-	}
-	p := &b.sets[b.si][b.sj]
-	if b.sj++; b.sj == boxChunk {
-		b.si, b.sj = b.si+1, 0
-	}
-	return p
-}
-
-func (b *boxes) thunk() *thunk {
-	if b.ti == len(b.thunks) {
-		b.thunks = append(b.thunks, make([]thunk, boxChunk))
-	}
-	p := &b.thunks[b.ti][b.tj]
-	if b.tj++; b.tj == boxChunk {
-		b.ti, b.tj = b.ti+1, 0
-	}
-	return p
-}
-
-func (b *boxes) scope() *scope {
-	if b.ci == len(b.scopes) {
-		b.scopes = append(b.scopes, make([]scope, boxChunk/4))
-	}
-	p := &b.scopes[b.ci][b.cj]
-	if b.cj++; b.cj == boxChunk/4 {
-		b.ci, b.cj = b.ci+1, 0
-	}
-	return p
-}
-
-// tuple returns room for a tuple of n members.
-func (b *boxes) tuple(n int) tupleV {
+// many returns room for n values, of length n (not cleared).
+func (s *slab[T]) many(n int) []T {
 	if n > boxChunk {
-		return make(tupleV, n)
+		return make([]T, n)
 	}
 	for {
-		if b.vi == len(b.vals) {
-			b.vals = append(b.vals, make([]Value, boxChunk))
+		if s.i == len(s.chunks) {
+			s.chunks = append(s.chunks, make([]T, boxChunk))
 		}
-		if b.vj+n <= boxChunk {
-			t := b.vals[b.vi][b.vj : b.vj+n : b.vj+n]
-			b.vj += n
+		if s.j+n <= boxChunk {
+			t := s.chunks[s.i][s.j : s.j+n : s.j+n]
+			s.j += n
 			return t
 		}
-		b.vi, b.vj = b.vi+1, 0
+		s.i, s.j = s.i+1, 0
 	}
 }
+
+func (b *boxes) rel() *relV         { return b.rels.one() }
+func (b *boxes) set() *setV         { return b.sets.one() }
+func (b *boxes) thunk() *thunk      { return b.thunks.one() }
+func (b *boxes) scope() *scope      { return b.scopes.one() }
+func (b *boxes) tuple(n int) tupleV { return b.vals.many(n) }
 
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al                                     axiom.ArenaMark
-	ri, rj, si, sj, ti, tj, ci, cj, vi, vj int
+	al                                                  axiom.ArenaMark
+	rels, sets, thunks, scopes, lins, prods, vals, ints slabMark
 }
 
 func (ev *evaluator) mark() evalMark {
 	b := &ev.bx
-	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj, b.vi, b.vj}
+	return evalMark{ev.al.Mark(), b.rels.mark(), b.sets.mark(), b.thunks.mark(), b.scopes.mark(), b.lins.mark(), b.prods.mark(), b.vals.mark(), b.ints.mark()}
 }
 
 func (ev *evaluator) reset(m evalMark) {
 	ev.al.Reset(m.al)
 	b := &ev.bx
-	b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj, b.vi, b.vj = m.ri, m.rj, m.si, m.sj, m.ti, m.tj, m.ci, m.cj, m.vi, m.vj
+	b.rels.reset(m.rels)
+	b.sets.reset(m.sets)
+	b.thunks.reset(m.thunks)
+	b.scopes.reset(m.scopes)
+	b.lins.reset(m.lins)
+	b.prods.reset(m.prods)
+	b.vals.reset(m.vals)
+	b.ints.reset(m.ints)
 }
 
 // newScope returns an empty scope over parent from the evaluation's
