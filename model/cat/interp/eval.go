@@ -235,7 +235,7 @@ func (ev *evaluator) bindPat(b *cat.Binding, th *thunk, out *scope) {
 		return
 	}
 	v := ev.force(th, b.At, "pattern")
-	tup, ok := v.(tupleV)
+	tup, ok := asTuple(v)
 	if !ok || len(tup) != len(b.Pat.Names) {
 		ev.errorf(b.At, "binding mismatch: %d names for a %s", len(b.Pat.Names), typeName(v))
 	}
@@ -305,7 +305,7 @@ func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope, check f
 				changed = set(names[0], v) || changed
 				continue
 			}
-			tup, ok := v.(tupleV)
+			tup, ok := asTuple(v)
 			if !ok || len(tup) != len(names) {
 				ev.errorf(b.At, "binding mismatch")
 			}
@@ -365,7 +365,7 @@ func (ev *evaluator) bindArgs(pos cat.Pos, params cat.Pat, arg Value, sc *scope)
 		}
 		return
 	}
-	tup, ok := arg.(tupleV)
+	tup, ok := asTuple(arg)
 	if !ok || len(tup) != len(names) {
 		if len(names) == 0 {
 			return

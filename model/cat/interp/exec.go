@@ -474,7 +474,7 @@ func (r *runner) test(t *cat.AppTest, sc *scope) bool {
 			switch v := v.(type) {
 			case universeV:
 				ok = r.ev.x.N == 0
-			case eventV, pairV, tagV, tupleV:
+			case eventV, pairV, tagV, *tupleV:
 				ok = false
 			case *linV, *productV:
 				ok = len(r.ev.members(v)) == 0

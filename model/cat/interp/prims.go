@@ -64,7 +64,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 	},
 	"classes-loc": classesLoc,
 	"linearisations": func(ev *evaluator, arg Value) (Value, error) {
-		t, ok := arg.(tupleV)
+		t, ok := asTuple(arg)
 		if !ok || len(t) != 2 {
 			return nil, fmt.Errorf("expected (set, relation), found %s", typeName(arg))
 		}
@@ -259,15 +259,25 @@ func (ev *evaluator) orderRel(order []int) axiom.Rel {
 // writes of one location, the orders that coherence rejects given the
 // candidate's rf are skipped (they would be rejected anyway).
 func (ev *evaluator) eachLin(l *linV, f func(axiom.Rel) bool) bool {
-	before := ev.withMust(l)
-	if r, n := ev.forcedOrder(l.ws, before); n == 0 {
-		return true // no order: before has a cycle
-	} else if n == 1 {
+	r, n, before := ev.linOrder(l)
+	switch n {
+	case 0:
+		return true
+	case 1:
 		return f(r)
 	}
 	return axiom.Linearisations(l.ws, before, func(order []int) bool {
 		return f(ev.orderRel(order))
 	})
+}
+
+// linOrder returns the order l forces, with n = 1, when it leaves no
+// choice; n = 0 when it leaves no order; n = 2 when the orders of ws
+// that extend before are to be enumerated.
+func (ev *evaluator) linOrder(l *linV) (r axiom.Rel, n int, before axiom.Rel) {
+	before = ev.withMust(l)
+	r, n = ev.forcedOrder(l.ws, before)
+	return r, n, before
 }
 
 // hasOrder reports whether some total order of ws extends before, as
@@ -378,118 +388,110 @@ func (ev *evaluator) withMust(l *linV) axiom.Rel {
 // eachProduct calls f with every member of a product: the union of one
 // member of each component.
 func (ev *evaluator) eachProduct(p *productV, f func(Value) bool) bool {
-	acc := ev.emptyRel()
-	var rec func(k int) bool
-	rec = func(k int) bool {
-		if k == len(p.comps) {
-			return f(ev.relv(acc.Clone()))
-		}
-		saved := acc.Clone()
-		step := func(r axiom.Rel) bool {
-			copy(acc.Words(), saved.Words())
-			for i, w := range r.Words() {
-				acc.Words()[i] |= w
-			}
-			return rec(k + 1)
-		}
-		switch c := p.comps[k].(type) {
-		case *linV:
-			if !ev.eachLin(c, step) {
-				return false
-			}
-		case valSetV:
-			for _, m := range c {
-				if kindOf(m) == kEmpty {
-					if !step(ev.emptyRel()) {
-						return false
-					}
-					continue
-				}
-				r, ok := m.(*relV)
-				if !ok {
-					if pr, isPair := m.(pairV); isPair {
-						r = ev.relv(ev.pairRel(pr))
-					} else {
-						ev.errorf(0, "cross: relation expected, %s found", typeName(m))
-					}
-				}
-				if !step(r.r) {
-					return false
-				}
-			}
-		}
-		copy(acc.Words(), saved.Words())
-		return true
-	}
-	return rec(0)
+	return ev.eachProductPruned(p, nil, f)
 }
 
-// eachProductPruned is eachProduct that asks prune, after each component
-// but the last, whether the union chosen so far already fails; when it
-// does, no completion of it is tried. It asks only when enough
-// combinations remain to pay for the question.
+// eachProductPruned is eachProduct that asks prune (when not nil), after
+// each component but the last, whether the union chosen so far already
+// fails; when it does, no completion of it is tried. It asks only when
+// enough combinations remain to pay for the question.
 func (ev *evaluator) eachProductPruned(p *productV, prune func(axiom.Rel) bool, f func(Value) bool) bool {
 	n := len(p.comps)
-	// remaining[k]: an estimate of the combinations of components k...
-	remaining := make([]float64, n+1)
-	remaining[n] = 1
-	for k := n - 1; k >= 0; k-- {
-		size := 1.0
-		switch c := p.comps[k].(type) {
-		case *linV:
-			for i := 2; i <= len(c.ws); i++ {
-				size *= float64(i)
-			}
-		case valSetV:
-			size = float64(len(c))
+	w := &productWalk{ev: ev, p: p, prune: prune, f: f, acc: ev.emptyRel()}
+	if prune != nil {
+		// remaining[k]: an estimate of the combinations of components
+		// k...
+		w.remaining = w.room[:0]
+		if n+1 > len(w.room) {
+			w.remaining = make([]float64, 0, n+1)
 		}
-		remaining[k] = remaining[k+1] * size
+		w.remaining = w.remaining[:n+1]
+		w.remaining[n] = 1
+		for k := n - 1; k >= 0; k-- {
+			size := 1.0
+			switch c := p.comps[k].(type) {
+			case *linV:
+				for i := 2; i <= len(c.ws); i++ {
+					size *= float64(i)
+				}
+			case valSetV:
+				size = float64(len(c))
+			}
+			w.remaining[k] = w.remaining[k+1] * size
+		}
 	}
-	acc := ev.emptyRel()
-	var rec func(k int) bool
-	rec = func(k int) bool {
-		if k == n {
-			return f(ev.relv(acc.Clone()))
-		}
-		saved := acc.Clone()
-		step := func(r axiom.Rel) bool {
-			copy(acc.Words(), saved.Words())
-			for i, w := range r.Words() {
-				acc.Words()[i] |= w
-			}
-			if k+1 < n && remaining[k+1] >= 4 && prune(acc) {
-				return true
-			}
-			return rec(k + 1)
-		}
-		switch c := p.comps[k].(type) {
-		case *linV:
-			if !ev.eachLin(c, step) {
+	return w.rec(0)
+}
+
+// productWalk is the state of eachProductPruned: acc is the union of the
+// members chosen so far.
+type productWalk struct {
+	ev        *evaluator
+	p         *productV
+	prune     func(axiom.Rel) bool
+	f         func(Value) bool
+	acc       axiom.Rel
+	remaining []float64
+	room      [16]float64
+}
+
+// rec chooses a member of component k and of the components after it.
+func (w *productWalk) rec(k int) bool {
+	ev := w.ev
+	if k == len(w.p.comps) {
+		return w.f(ev.relv(w.acc.Clone()))
+	}
+	saved := w.acc.Clone()
+	switch c := w.p.comps[k].(type) {
+	case *linV:
+		r, n, before := ev.linOrder(c)
+		switch n {
+		case 1:
+			if !w.step(k, saved, r) {
 				return false
 			}
-		case valSetV:
-			for _, m := range c {
-				var r axiom.Rel
-				switch m := m.(type) {
-				case *relV:
-					r = m.r
-				case pairV:
-					r = ev.pairRel(m)
-				default:
-					if kindOf(m) != kEmpty {
-						ev.errorf(0, "cross: relation expected, %s found", typeName(m))
-					}
-					r = ev.emptyRel()
-				}
-				if !step(r) {
-					return false
-				}
+		case 2:
+			if !axiom.Linearisations(c.ws, before, func(order []int) bool {
+				return w.step(k, saved, ev.orderRel(order))
+			}) {
+				return false
 			}
 		}
-		copy(acc.Words(), saved.Words())
+	case valSetV:
+		for _, m := range c {
+			var r axiom.Rel
+			switch m := m.(type) {
+			case *relV:
+				r = m.r
+			case pairV:
+				r = ev.pairRel(m)
+			default:
+				if kindOf(m) != kEmpty {
+					ev.errorf(0, "cross: relation expected, %s found", typeName(m))
+				}
+				r = ev.emptyRel()
+			}
+			if !w.step(k, saved, r) {
+				return false
+			}
+		}
+	}
+	copy(w.acc.Words(), saved.Words())
+	return true
+}
+
+// step adds r, the member chosen for component k, to saved, the union
+// of the members chosen before it, and goes on with component k+1.
+func (w *productWalk) step(k int, saved, r axiom.Rel) bool {
+	acc := w.acc.Words()
+	copy(acc, saved.Words())
+	for i, x := range r.Words() {
+		acc[i] |= x
+	}
+	if w.prune != nil && k+1 < len(w.p.comps) && w.remaining[k+1] >= 4 && w.prune(w.acc) {
 		return true
 	}
-	return rec(0)
+	return w.rec(k + 1)
 }
 
 // mapSet is herd's stdlib map f S, computed natively: the cat definition
@@ -525,7 +527,12 @@ func (ev *evaluator) mapSet(f, set Value) (Value, error) {
 		case eventV, pairV:
 		default:
 			// newValSet keeps the first of equal values; the additions
-			// keep the one added first, the last result.
+			// keep the one added first, the last result. Results in
+			// increasing order (linearisations, numbered as they are
+			// made) are the set as they are.
+			if increasing(out) {
+				return valSetV(out), nil
+			}
 			slices.Reverse(out)
 			return newValSet(out), nil
 		}
@@ -535,4 +542,14 @@ func (ev *evaluator) mapSet(f, set Value) (Value, error) {
 		acc = ev.addValues(out[i], acc, 0, 0)
 	}
 	return acc, nil
+}
+
+// increasing reports whether vs is strictly increasing (compareValues).
+func increasing(vs []Value) bool {
+	for i := 1; i < len(vs); i++ {
+		if compareValues(vs[i-1], vs[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }

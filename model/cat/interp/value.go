@@ -24,7 +24,9 @@ type (
 	eventV    int
 	pairV     [2]int
 	tagV      struct{ typ, name string }
-	tupleV    []Value
+	// tupleV is a tuple; a Value holds a *tupleV (from the
+	// evaluator's chunks, so that a tuple allocates nothing).
+	tupleV []Value
 	// valSetV is a set of values of one type, sorted by compareValues and
 	// without duplicates.
 	valSetV  []Value
@@ -82,7 +84,7 @@ func typeName(v Value) string {
 		return "pair"
 	case tagV:
 		return "tag"
-	case tupleV:
+	case *tupleV:
 		return "tuple"
 	case valSetV:
 		if len(v) > 0 {
@@ -116,7 +118,7 @@ func typeRank(v Value) int {
 		return 5
 	case *relV:
 		return 6
-	case tupleV:
+	case *tupleV:
 		return 7
 	case valSetV:
 		return 8
@@ -157,14 +159,14 @@ func compareValues(a, b Value) int {
 		return compareWords(a.s, b.(*setV).s)
 	case *relV:
 		return compareWords(a.r.Words(), b.(*relV).r.Words())
-	case tupleV:
-		b := b.(tupleV)
-		for i := 0; i < len(a) && i < len(b); i++ {
-			if c := compareValues(a[i], b[i]); c != 0 {
+	case *tupleV:
+		ta, tb := *a, *b.(*tupleV)
+		for i := 0; i < len(ta) && i < len(tb); i++ {
+			if c := compareValues(ta[i], tb[i]); c != 0 {
 				return c
 			}
 		}
-		return len(a) - len(b)
+		return len(ta) - len(tb)
 	case valSetV:
 		b := b.(valSetV)
 		for i := 0; i < len(a) && i < len(b); i++ {
@@ -252,9 +254,9 @@ func formatValue(v Value, x *axiom.Execution) string {
 		return "(" + ev(v[0]) + "," + ev(v[1]) + ")"
 	case tagV:
 		return "'" + v.name
-	case tupleV:
+	case *tupleV:
 		var parts []string
-		for _, e := range v {
+		for _, e := range *v {
 			parts = append(parts, formatValue(e, x))
 		}
 		return "(" + strings.Join(parts, ", ") + ")"
@@ -280,6 +282,7 @@ type boxes struct {
 	scopes slab[scope]
 	lins   slab[linV]
 	prods  slab[productV]
+	tups   slab[tupleV]
 	vals   slab[Value] // the members of tuples and sets of values
 	ints   slab[int]   // the events of linearisations
 }
@@ -329,21 +332,35 @@ func (s *slab[T]) many(n int) []T {
 	}
 }
 
-func (b *boxes) rel() *relV         { return b.rels.one() }
-func (b *boxes) set() *setV         { return b.sets.one() }
-func (b *boxes) thunk() *thunk      { return b.thunks.one() }
-func (b *boxes) scope() *scope      { return b.scopes.one() }
-func (b *boxes) tuple(n int) tupleV { return b.vals.many(n) }
+func (b *boxes) rel() *relV    { return b.rels.one() }
+func (b *boxes) set() *setV    { return b.sets.one() }
+func (b *boxes) thunk() *thunk { return b.thunks.one() }
+func (b *boxes) scope() *scope { return b.scopes.one() }
+
+// tuple returns a tuple of n members (not set).
+func (b *boxes) tuple(n int) *tupleV {
+	t := b.tups.one()
+	*t = b.vals.many(n)
+	return t
+}
+
+// asTuple returns the members of a tuple value.
+func asTuple(v Value) (tupleV, bool) {
+	if t, ok := v.(*tupleV); ok {
+		return *t, true
+	}
+	return nil, false
+}
 
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al                                                  axiom.ArenaMark
-	rels, sets, thunks, scopes, lins, prods, vals, ints slabMark
+	al                                                        axiom.ArenaMark
+	rels, sets, thunks, scopes, lins, prods, tups, vals, ints slabMark
 }
 
 func (ev *evaluator) mark() evalMark {
 	b := &ev.bx
-	return evalMark{ev.al.Mark(), b.rels.mark(), b.sets.mark(), b.thunks.mark(), b.scopes.mark(), b.lins.mark(), b.prods.mark(), b.vals.mark(), b.ints.mark()}
+	return evalMark{ev.al.Mark(), b.rels.mark(), b.sets.mark(), b.thunks.mark(), b.scopes.mark(), b.lins.mark(), b.prods.mark(), b.tups.mark(), b.vals.mark(), b.ints.mark()}
 }
 
 func (ev *evaluator) reset(m evalMark) {
@@ -355,6 +372,7 @@ func (ev *evaluator) reset(m evalMark) {
 	b.scopes.reset(m.scopes)
 	b.lins.reset(m.lins)
 	b.prods.reset(m.prods)
+	b.tups.reset(m.tups)
 	b.vals.reset(m.vals)
 	b.ints.reset(m.ints)
 }
