@@ -388,21 +388,21 @@ func (ev *evaluator) withMust(l *linV) axiom.Rel {
 // eachProduct calls f with every member of a product: the union of one
 // member of each component.
 func (ev *evaluator) eachProduct(p *productV, f func(Value) bool) bool {
-	return ev.eachProductPruned(p, nil, f)
+	return ev.walkProduct(&productWalk{}, p, nil, f)
 }
 
-// eachProductPruned is eachProduct that asks prune (when not nil), after
-// each component but the last, whether the union chosen so far already
-// fails; when it does, no completion of it is tried. It asks only when
-// enough combinations remain to pay for the question.
-func (ev *evaluator) eachProductPruned(p *productV, prune func(axiom.Rel) bool, f func(Value) bool) bool {
+// walkProduct is eachProduct that asks prune (when not nil), after each
+// component but the last, whether the union chosen so far already fails;
+// when it does, no completion of it is tried. It asks only when enough
+// combinations remain to pay for the question. w is room for the walk's
+// state.
+func (ev *evaluator) walkProduct(w *productWalk, p *productV, prune func(axiom.Rel) bool, f func(Value) bool) bool {
 	n := len(p.comps)
-	w := &productWalk{ev: ev, p: p, prune: prune, f: f, acc: ev.emptyRel()}
+	*w = productWalk{ev: ev, p: p, prune: prune, f: f, acc: ev.emptyRel(), remaining: w.remaining[:0]}
 	if prune != nil {
 		// remaining[k]: an estimate of the combinations of components
 		// k...
-		w.remaining = w.room[:0]
-		if n+1 > len(w.room) {
+		if cap(w.remaining) < n+1 {
 			w.remaining = make([]float64, 0, n+1)
 		}
 		w.remaining = w.remaining[:n+1]
@@ -423,7 +423,7 @@ func (ev *evaluator) eachProductPruned(p *productV, prune func(axiom.Rel) bool, 
 	return w.rec(0)
 }
 
-// productWalk is the state of eachProductPruned: acc is the union of the
+// productWalk is the state of walkProduct: acc is the union of the
 // members chosen so far.
 type productWalk struct {
 	ev        *evaluator
@@ -432,7 +432,6 @@ type productWalk struct {
 	f         func(Value) bool
 	acc       axiom.Rel
 	remaining []float64
-	room      [16]float64
 }
 
 // rec chooses a member of component k and of the components after it.
