@@ -275,8 +275,11 @@ func (ev *evaluator) eachLin(l *linV, f func(axiom.Rel) bool) bool {
 // choice; n = 0 when it leaves no order; n = 2 when the orders of ws
 // that extend before are to be enumerated.
 func (ev *evaluator) linOrder(l *linV) (r axiom.Rel, n int, before axiom.Rel) {
-	before = ev.withMust(l)
-	r, n = ev.forcedOrder(l.ws, before)
+	must := ev.mustOf(l)
+	r, n = ev.forcedOrder(l.ws, l.before, must)
+	if n == 2 {
+		before = ev.withMust(l, must)
+	}
 	return r, n, before
 }
 
@@ -313,14 +316,15 @@ func hasOrder(ws []int, before axiom.Rel) bool {
 	return true
 }
 
-// forcedOrder tells whether before leaves no choice in ordering ws: it
+// forcedOrder tells whether before, with the pairs of must among ws
+// (when must is not the zero Rel), leaves no choice in ordering ws: it
 // returns 1 and the order as a relation when it leaves exactly one total
 // order, 0 when it leaves none (it forces a prefix, after which the rest
 // has a cycle), and 2 when it leaves a choice somewhere, to be
 // enumerated. A forced order is the common case of the orders of one
 // location's writes given what its reads saw (one write and the initial
 // one, say), and needs none of the enumeration's buffers.
-func (ev *evaluator) forcedOrder(ws []int, before axiom.Rel) (axiom.Rel, int) {
+func (ev *evaluator) forcedOrder(ws []int, before, must axiom.Rel) (axiom.Rel, int) {
 	if len(ws) > 64 {
 		return axiom.Rel{}, 2
 	}
@@ -336,7 +340,8 @@ func (ev *evaluator) forcedOrder(ws []int, before axiom.Rel) (axiom.Rel, int) {
 			k := bits.TrailingZeros64(m)
 			free := true
 			for m2 := left &^ (1 << k); m2 != 0; m2 &= m2 - 1 {
-				if before.Has(ws[bits.TrailingZeros64(m2)], ws[k]) {
+				a := ws[bits.TrailingZeros64(m2)]
+				if before.Has(a, ws[k]) || must.N() > 0 && must.Has(a, ws[k]) {
 					free = false
 					break
 				}
@@ -360,20 +365,29 @@ func (ev *evaluator) forcedOrder(ws []int, before axiom.Rel) (axiom.Rel, int) {
 	return r, 1
 }
 
-// withMust adds the coherence constraints of the candidate to a
-// linearisation of one location's writes.
-func (ev *evaluator) withMust(l *linV) axiom.Rel {
+// mustOf returns the coherence order the candidate's reads impose on the
+// events of a linearisation, when they are writes of one location and
+// the model checks uniproc; the zero Rel otherwise.
+func (ev *evaluator) mustOf(l *linV) axiom.Rel {
 	c := ev.cand
 	if c == nil || !c.uniproc || len(l.ws) < 2 {
-		return l.before
+		return axiom.Rel{}
 	}
 	loc := ev.x.Ev[l.ws[0]].Loc
 	for _, w := range l.ws {
 		if e := ev.x.Ev[w]; e.Loc != loc || e.Kind != axiom.KindW {
-			return l.before
+			return axiom.Rel{}
 		}
 	}
-	must := c.must(loc)
+	return c.must(loc)
+}
+
+// withMust adds must (mustOf(l)), the coherence constraints of the
+// candidate, to a linearisation of one location's writes.
+func (ev *evaluator) withMust(l *linV, must axiom.Rel) axiom.Rel {
+	if must.N() == 0 {
+		return l.before
+	}
 	before := l.before.Clone()
 	for _, a := range l.ws {
 		for _, b := range l.ws {
