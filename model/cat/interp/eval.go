@@ -155,7 +155,9 @@ func (ev *evaluator) eval(e cat.Expr, sc *scope) Value {
 		arg := ev.eval(e.Arg, sc)
 		return ev.apply(e.At, f, arg)
 	case *cat.Fun:
-		return &closureV{params: e.Params, body: e.Body, env: ev.capture(sc, ev.m.freeVars(e)), name: e.Name, file: ev.file}
+		c := ev.bx.closures.one()
+		*c = closureV{params: e.Params, body: e.Body, env: ev.capture(sc, ev.m.freeVars(e)), name: e.Name, file: ev.file}
+		return c
 	case *cat.ExplicitSet:
 		return ev.explicitSet(e, sc)
 	case *cat.Bind:
@@ -214,7 +216,11 @@ func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
 // scope of the body.
 func (ev *evaluator) bindLocal(pos cat.Pos, rec bool, bs []*cat.Binding, sc *scope) *scope {
 	if !rec {
-		out := ev.newScope(sc)
+		n := 0
+		for _, b := range bs {
+			n += len(b.Pat.Names)
+		}
+		out := ev.newScopeCap(sc, n)
 		for _, b := range bs {
 			th := ev.lazyThunk(b.X, ev.capture(sc, ev.m.freeVars(b.X)), ev.file)
 			ev.bindPat(b, th, out)
@@ -272,7 +278,9 @@ func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope, check f
 	vals := false
 	for _, b := range bs {
 		if f, ok := b.X.(*cat.Fun); ok && len(b.Pat.Names) == 1 {
-			frame.vals[frameIndex(frame, b.Pat.Names[0])] = ev.valueThunk(&closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file})
+			c := ev.bx.closures.one()
+			*c = closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file}
+			frame.vals[frameIndex(frame, b.Pat.Names[0])] = ev.valueThunk(c)
 		} else {
 			vals = true
 		}

@@ -276,15 +276,19 @@ func formatValue(v Value, x *axiom.Execution) string {
 // relation words: a value or binding made for one candidate is dropped
 // with it, and boxing a relation in an interface allocates nothing.
 type boxes struct {
-	rels   slab[relV]
-	sets   slab[setV]
-	thunks slab[thunk]
-	scopes slab[scope]
-	lins   slab[linV]
-	prods  slab[productV]
-	tups   slab[tupleV]
-	vals   slab[Value] // the members of tuples and sets of values
-	ints   slab[int]   // the events of linearisations
+	rels     slab[relV]
+	sets     slab[setV]
+	thunks   slab[thunk]
+	scopes   slab[scope]
+	lins     slab[linV]
+	prods    slab[productV]
+	tups     slab[tupleV]
+	closures slab[closureV]
+	// The bindings of scopes larger than a scope's own room.
+	names slab[string]
+	thps  slab[*thunk]
+	vals  slab[Value] // the members of tuples and sets of values
+	ints  slab[int]   // the events of linearisations
 }
 
 const boxChunk = 1024
@@ -354,13 +358,13 @@ func asTuple(v Value) (tupleV, bool) {
 
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al                                                        axiom.ArenaMark
-	rels, sets, thunks, scopes, lins, prods, tups, vals, ints slabMark
+	al                                                                               axiom.ArenaMark
+	rels, sets, thunks, scopes, lins, prods, tups, closures, names, thps, vals, ints slabMark
 }
 
 func (ev *evaluator) mark() evalMark {
 	b := &ev.bx
-	return evalMark{ev.al.Mark(), b.rels.mark(), b.sets.mark(), b.thunks.mark(), b.scopes.mark(), b.lins.mark(), b.prods.mark(), b.tups.mark(), b.vals.mark(), b.ints.mark()}
+	return evalMark{ev.al.Mark(), b.rels.mark(), b.sets.mark(), b.thunks.mark(), b.scopes.mark(), b.lins.mark(), b.prods.mark(), b.tups.mark(), b.closures.mark(), b.names.mark(), b.thps.mark(), b.vals.mark(), b.ints.mark()}
 }
 
 func (ev *evaluator) reset(m evalMark) {
@@ -373,6 +377,9 @@ func (ev *evaluator) reset(m evalMark) {
 	b.lins.reset(m.lins)
 	b.prods.reset(m.prods)
 	b.tups.reset(m.tups)
+	b.closures.reset(m.closures)
+	b.names.reset(m.names)
+	b.thps.reset(m.thps)
 	b.vals.reset(m.vals)
 	b.ints.reset(m.ints)
 }
@@ -383,6 +390,15 @@ func (ev *evaluator) newScope(parent *scope) *scope {
 	s := ev.bx.scope()
 	*s = scope{parent: parent}
 	s.names, s.vals = s.nb[:0], s.vb[:0]
+	return s
+}
+
+// newScopeCap is newScope with room for n bindings.
+func (ev *evaluator) newScopeCap(parent *scope, n int) *scope {
+	s := ev.newScope(parent)
+	if n > len(s.nb) {
+		s.names, s.vals = ev.bx.names.many(n)[:0], ev.bx.thps.many(n)[:0]
+	}
 	return s
 }
 
