@@ -504,10 +504,10 @@ func (s *search) finish() {
 // annotations, and the primitive functions.
 func (m *Model) bindBase(ev *evaluator, g *globals) {
 	x := ev.x
-	set := func(name string, s axiom.Set) { g.bindBase(name, valueThunk(ev.setv(s))) }
-	rel := func(name string, r axiom.Rel) { g.bindBase(name, valueThunk(ev.relv(r))) }
-	for name, fn := range primitives {
-		g.bindBase(name, valueThunk(&primV{name: name, fn: fn}))
+	set := func(name string, s axiom.Set) { g.bindBase(name, ev.valueThunk(ev.setv(s))) }
+	rel := func(name string, r axiom.Rel) { g.bindBase(name, ev.valueThunk(ev.relv(r))) }
+	for name, p := range primValues {
+		g.bindBase(name, ev.valueThunk(p))
 	}
 	for _, a := range m.annots {
 		set(setName(a), x.Al.Set(x.N))

@@ -440,7 +440,7 @@ func (r *runner) eager(e cat.Expr, sc *scope) (th *thunk) {
 			th = &thunk{err: err, state: 2}
 		}
 	}()
-	return valueThunk(r.ev.eval(e, sc))
+	return r.ev.valueThunk(r.ev.eval(e, sc))
 }
 
 // prepass computes, once per execution, the top-level lets, procedures

@@ -126,6 +126,15 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 	},
 }
 
+// primValues are the values of the primitives (they hold no state).
+var primValues = func() map[string]*primV {
+	out := make(map[string]*primV, len(primitives))
+	for name, fn := range primitives {
+		out[name] = &primV{name: name, fn: fn}
+	}
+	return out
+}()
+
 // setName is the event set an annotation names: its first letter
 // upper-cased, as herd's bell sets are (tag2instrs_var).
 func setName(tag string) string {
