@@ -49,6 +49,11 @@ type evaluator struct {
 	// Scratch room of classes-loc.
 	byLoc []axiom.Set
 	locs  []int
+	// classes-loc's memo for the structure of execution (see
+	// classesLoc): the argument of its last computation, and an
+	// argument with its result on the heap.
+	clPrev, clArg []uint64
+	clVal         Value
 }
 
 // newID returns a number no other value of the check has.

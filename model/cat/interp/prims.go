@@ -156,6 +156,33 @@ func classesLoc(ev *evaluator, arg Value) (Value, error) {
 	default:
 		return nil, fmt.Errorf("event set expected, %s found", typeName(arg))
 	}
+	// The classes of the events of a structure of execution depend on
+	// nothing else: classes-loc(W) of the co generation is the same for
+	// every candidate. An argument met twice in a row gets its result
+	// copied to the heap, to outlive the candidate, and later calls
+	// with it return that.
+	if ev.clVal != nil && slices.Equal(ev.clArg, s) {
+		return ev.clVal, nil
+	}
+	v := ev.classesLoc(s)
+	if ev.clPrev != nil && slices.Equal(ev.clPrev, s) {
+		ev.clArg, ev.clVal = slices.Clone(s), heapValSet(v)
+	}
+	ev.clPrev = append(ev.clPrev[:0], s...)
+	return v, nil
+}
+
+// heapValSet returns a copy of a set of event sets on the heap.
+func heapValSet(v valSetV) Value {
+	out := make(valSetV, len(v))
+	for i, m := range v {
+		out[i] = &setV{s: slices.Clone(m.(*setV).s)}
+	}
+	return out
+}
+
+// classesLoc computes classes-loc(s) in the evaluator's arena.
+func (ev *evaluator) classesLoc(s axiom.Set) valSetV {
 	// byLoc and locs are the evaluator's scratch room: only the sets
 	// they point at, from the arena, are kept.
 	byLoc := ev.byLoc[:0]
@@ -183,7 +210,7 @@ func classesLoc(ev *evaluator, arg Value) (Value, error) {
 	}
 	clear(byLoc)
 	ev.byLoc, ev.locs = byLoc, locs
-	return newValSet(out), nil
+	return newValSet(out)
 }
 
 func (ev *evaluator) asSetOrErr(v Value) axiom.Set {
