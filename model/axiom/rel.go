@@ -150,6 +150,14 @@ func (a *Arena) Mark() ArenaMark { return ArenaMark{a.ci, a.off} }
 func (a *Arena) Reset(m ArenaMark) { a.ci, a.off = m.ci, m.off }
 
 func (a *Arena) words(k int) []uint64 {
+	s := a.dirty(k)
+	clear(s)
+	return s
+}
+
+// dirty returns k words with whatever they held before (for a result
+// whose every word is then written); zero words without an arena.
+func (a *Arena) dirty(k int) []uint64 {
 	if a == nil {
 		return make([]uint64, k)
 	}
@@ -159,7 +167,6 @@ func (a *Arena) words(k int) []uint64 {
 			if a.off+k <= len(c) {
 				s := c[a.off : a.off+k : a.off+k]
 				a.off += k
-				clear(s)
 				return s
 			}
 			if a.ci+1 < len(a.chunks) {
@@ -186,6 +193,10 @@ func (a *Arena) Rel(n int) Rel {
 
 func (r Rel) Blank() Rel { return r.al.Rel(r.n) }
 
+// dirty returns a relation over r's events whose words are to be
+// written, every one of them, by the caller.
+func (r Rel) dirty() Rel { return Rel{n: r.n, w: r.w, b: r.al.dirty(len(r.b)), al: r.al} }
+
 // set returns an empty set of n events.
 func (a *Arena) Set(n int) Set { return Set(a.words((n + 63) / 64)) }
 
@@ -196,7 +207,7 @@ func (r Rel) Add(i, j int)      { r.b[i*r.w+j>>6] |= 1 << (uint(j) & 63) }
 func (r Rel) Del(i, j int)      { r.b[i*r.w+j>>6] &^= 1 << (uint(j) & 63) }
 
 func (r Rel) Clone() Rel {
-	u := r.Blank()
+	u := r.dirty()
 	copy(u.b, r.b)
 	return u
 }
@@ -223,60 +234,30 @@ func Union(r Rel, ss ...Rel) Rel {
 
 // inter returns r & s.
 func (r Rel) Inter(s Rel) Rel {
-	u := r.Clone()
-	for i := range u.b {
-		u.b[i] &= s.b[i]
+	u := r.dirty()
+	for i, x := range r.b {
+		u.b[i] = x & s.b[i]
 	}
 	return u
 }
 
 // minus returns r \ s.
 func (r Rel) Minus(s Rel) Rel {
-	u := r.Clone()
-	for i := range u.b {
-		u.b[i] &^= s.b[i]
+	u := r.dirty()
+	for i, x := range r.b {
+		u.b[i] = x &^ s.b[i]
 	}
 	return u
 }
 
 // seq returns the composition r ; s.
 func (r Rel) Seq(s Rel) Rel {
-	u := r.Blank()
 	w := r.w
-	if w == 1 {
-		// One word per row: the common case of executions with at most
-		// 64 events.
-		for i, x := range r.b {
-			var out uint64
-			for x != 0 {
-				out |= s.b[bits.TrailingZeros64(x)]
-				x &= x - 1
-			}
-			u.b[i] = out
-		}
-		return u
+	if w <= 2 {
+		// seqSmall writes every word of its result.
+		return r.seqSmall(s)
 	}
-	if w == 2 {
-		// Two words per row: executions of 65 to 128 events, such as
-		// the largest RCU tests.
-		r.al.Tick()
-		rb, sb, ub := r.b, s.b, u.b
-		for i := 0; i+1 < len(rb); i += 2 {
-			var o0, o1 uint64
-			for x := rb[i]; x != 0; x &= x - 1 {
-				k := 2 * bits.TrailingZeros64(x)
-				o0 |= sb[k]
-				o1 |= sb[k+1]
-			}
-			for x := rb[i+1]; x != 0; x &= x - 1 {
-				k := 2 * (64 + bits.TrailingZeros64(x))
-				o0 |= sb[k]
-				o1 |= sb[k+1]
-			}
-			ub[i], ub[i+1] = o0, o1
-		}
-		return u
-	}
+	u := r.Blank()
 	for i := 0; i < r.n; i++ {
 		if i&63 == 63 {
 			r.al.Poll()
@@ -291,6 +272,43 @@ func (r Rel) Seq(s Rel) Rel {
 				}
 			}
 		}
+	}
+	return u
+}
+
+// seqSmall is Seq for relations of one or two words per row.
+func (r Rel) seqSmall(s Rel) Rel {
+	u := r.dirty()
+	if r.w == 1 {
+		// One word per row: the common case of executions with at most
+		// 64 events.
+		for i, x := range r.b {
+			var out uint64
+			for x != 0 {
+				out |= s.b[bits.TrailingZeros64(x)]
+				x &= x - 1
+			}
+			u.b[i] = out
+		}
+		return u
+	}
+	// Two words per row: executions of 65 to 128 events, such as the
+	// largest RCU tests.
+	r.al.Tick()
+	rb, sb, ub := r.b, s.b, u.b
+	for i := 0; i+1 < len(rb); i += 2 {
+		var o0, o1 uint64
+		for x := rb[i]; x != 0; x &= x - 1 {
+			k := 2 * bits.TrailingZeros64(x)
+			o0 |= sb[k]
+			o1 |= sb[k+1]
+		}
+		for x := rb[i+1]; x != 0; x &= x - 1 {
+			k := 2 * (64 + bits.TrailingZeros64(x))
+			o0 |= sb[k]
+			o1 |= sb[k+1]
+		}
+		ub[i], ub[i+1] = o0, o1
 	}
 	return u
 }

@@ -75,3 +75,38 @@ func TestSeqPlus(t *testing.T) {
 		}
 	})
 }
+
+// TestArenaReuse checks the operations whose results take words an
+// arena held before without clearing them (every word is written)
+// against the same operations on zeroed words: the arena is filled with
+// ones, then reset.
+func TestArenaReuse(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.SampledFrom([]int{1, 5, 63, 64, 65, 100, 127, 128, 129, 150}).Draw(t, "n")
+		r, s := drawRel(t, n, "r"), drawRel(t, n, "s")
+		al := &Arena{}
+		mark := al.Mark()
+		for range 8 {
+			junk := al.Rel(n)
+			for i := range junk.b {
+				junk.b[i] = ^uint64(0)
+			}
+		}
+		al.Reset(mark)
+		ar, as := r.CopyTo(al), s.CopyTo(al)
+		for _, c := range []struct {
+			name      string
+			got, want Rel
+		}{
+			{"clone", ar.Clone(), r.Clone()},
+			{"r&s", ar.Inter(as), r.Inter(s)},
+			{"r\\s", ar.Minus(as), r.Minus(s)},
+			{"r;s", ar.Seq(as), naiveSeq(r, s, n)},
+			{"r|s", Union(ar, as), Union(r, s)},
+		} {
+			if !sameRel(c.got, c.want, n) || !c.got.Equal(c.want) {
+				t.Fatalf("%s on reused words differs (n=%d)", c.name, n)
+			}
+		}
+	})
+}

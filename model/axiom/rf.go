@@ -14,8 +14,12 @@ import "slices"
 // its location that wrote the value it read. With uniproc, writes po-after
 // r in its own thread are left out (a coherence cycle po-loc ; rf).
 func (x *Execution) RFSources(r int, uniproc bool) []int {
+	return x.appendRFSources(nil, r, uniproc)
+}
+
+// appendRFSources appends RFSources(r, uniproc) to c.
+func (x *Execution) appendRFSources(c []int, r int, uniproc bool) []int {
 	e := x.Ev[r]
-	var c []int
 	for w, f := range x.Ev {
 		if f.Kind != KindW || f.Loc != e.Loc || f.Val != e.Val {
 			continue
@@ -41,29 +45,69 @@ type RFEnum struct {
 	// Src is the source of each read chosen so far, -1 if none.
 	Src []int
 	RF  Rel
+
+	buf, ends []int // the sources of the reads in one buffer, and each read and its end in buf (Reset)
 }
 
 // NewRFEnum prepares the enumeration of x's rf over the reads for which
 // take reports true (all reads when take is nil). It returns nil when
 // some read has no possible source: x has no candidate.
 func NewRFEnum(x *Execution, uniproc bool, take func(r int) bool) *RFEnum {
-	en := &RFEnum{X: x, Reads: make([][]int, len(x.P.Names)), Sources: make([][][]int, len(x.P.Names)), Src: make([]int, x.N)}
+	en := &RFEnum{}
+	if !en.Reset(x, uniproc, take) {
+		return nil
+	}
+	return en
+}
+
+// Reset prepares en for the enumeration of x's rf as NewRFEnum does,
+// reusing the room of en's slices (an engine that visits thousands of
+// executions of a few events each would otherwise allocate them for
+// each); Check is cleared. It reports false where NewRFEnum returns nil.
+func (en *RFEnum) Reset(x *Execution, uniproc bool, take func(r int) bool) bool {
+	nLoc := len(x.P.Names)
+	en.X, en.Check, en.RF = x, nil, Rel{}
+	en.Reads = resize(en.Reads, nLoc)
+	en.Sources = resize(en.Sources, nLoc)
+	for l := range nLoc {
+		en.Reads[l] = en.Reads[l][:0]
+		en.Sources[l] = en.Sources[l][:0]
+	}
+	en.Src = resize(en.Src, x.N)
 	for i := range en.Src {
 		en.Src[i] = -1
 	}
+	// The sources of all reads share one buffer: the slices into it
+	// are cut once it is complete, as growing it may move it.
+	en.buf, en.ends = en.buf[:0], en.ends[:0]
 	for r, e := range x.Ev {
 		if e.Kind != KindR || (take != nil && !take(r)) {
 			continue
 		}
-		c := x.RFSources(r, uniproc)
-		if len(c) == 0 {
-			return nil
+		start := len(en.buf)
+		en.buf = x.appendRFSources(en.buf, r, uniproc)
+		if len(en.buf) == start {
+			return false
 		}
 		en.Reads[e.Loc] = append(en.Reads[e.Loc], r)
-		en.Sources[e.Loc] = append(en.Sources[e.Loc], c)
+		en.ends = append(en.ends, r, len(en.buf))
+	}
+	start := 0
+	for k := 0; k < len(en.ends); k += 2 {
+		l, end := x.Ev[en.ends[k]].Loc, en.ends[k+1]
+		en.Sources[l] = append(en.Sources[l], en.buf[start:end:end])
+		start = end
 	}
 	en.RF = x.Al.Rel(x.N)
-	return en
+	return true
+}
+
+// resize returns s with length n, reusing its room.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // Each calls visit with every rf, in a fixed order; visit returns false to

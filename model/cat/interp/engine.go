@@ -188,6 +188,20 @@ type search struct {
 	locEv, locW [][]int
 	musts       []axiom.Rel
 	must        axiom.Rel
+	// flows reports whether some path of the execution has a value
+	// flow for herd's value equations (axiom.Flow.Any): without one,
+	// ThinAir keeps every candidate as it is.
+	flows bool
+	// The rf enumeration and the candidate, whose room the executions
+	// reuse.
+	rfe  axiom.RFEnum
+	cand candidate
+	fw   []int
+	// The final state of the candidate being evaluated, and whether it
+	// satisfies the proposition (for emit).
+	fin axiom.Final
+	sat bool
+	mem []axiom.Val
 }
 
 func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
@@ -231,6 +245,7 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 	s.r = m.getRunner()
 	defer m.putRunner(s.r)
 	s.r.al.Budget = p.Budget
+	s.r.emit = s.emit
 	err = p.Combine(ctx, dom, paths, s.r.al, s.execution)
 	if err == nil {
 		err = s.stop
@@ -255,7 +270,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 	if x.Gen != s.gen {
 		s.gen = x.Gen
 		ev := s.r.ev
-		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, g: s.r.g, ids: ev.ids}
+		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, g: s.r.g, ids: ev.ids, byLoc: ev.byLoc, locs: ev.locs}
 		ev.reset(evalMark{al: ev.al.Mark()})
 		clear(s.r.g.slots)
 		clear(s.r.g.base)
@@ -282,11 +297,22 @@ func (s *search) execution(x *axiom.Execution) bool {
 	r, ev, g := s.r, s.r.ev, s.r.g
 	uniproc := m.uniproc && !s.opt.plain
 	s.r.noPrune = s.opt.plain
-	rfe := axiom.NewRFEnum(x, uniproc, nil)
-	if rfe == nil {
+	rfe := &s.rfe
+	if !rfe.Reset(x, uniproc, nil) {
 		return true
 	}
-	cand := &candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: s.locEv, musts: s.musts, have: make([]bool, len(s.locEv))}
+	s.flows = false
+	for _, t := range x.Paths {
+		if t.Flow != nil && t.Flow.Any {
+			s.flows = true
+		}
+	}
+	cand := &s.cand
+	*cand = candidate{x: x, src: rfe.Src, uniproc: uniproc, locEv: s.locEv, musts: s.musts, have: cand.have}
+	if cap(cand.have) < len(s.locEv) {
+		cand.have = make([]bool, len(s.locEv))
+	}
+	cand.have = cand.have[:len(s.locEv)]
 	ev.cand = cand
 	if uniproc {
 		// Drop an rf that no coherent co can go with.
@@ -305,12 +331,18 @@ func (s *search) execution(x *axiom.Execution) bool {
 		s.prepared = true
 		arenaMark = s.structMark
 	}
-	fw := make([]int, len(s.p.Names))
+	if len(s.fw) != len(s.p.Names) {
+		s.fw = make([]int, len(s.p.Names))
+	}
+	fw := s.fw
 	rfe.Each(func(rf axiom.Rel) bool {
 		if s.p.RFOK != nil && !s.p.RFOK(x, rfe.Src) {
 			return true
 		}
-		keep, sym := x.ThinAir(rfe.Src, s.dom)
+		keep, sym := true, map[int]axiom.Val(nil)
+		if s.flows {
+			keep, sym = x.ThinAir(rfe.Src, s.dom)
+		}
 		if !keep {
 			return true
 		}
@@ -335,7 +367,12 @@ func (s *search) execution(x *axiom.Execution) bool {
 				prepare()
 			}
 			ev.reset(arenaMark)
-			fin := axiom.Final{Mem: make([]axiom.Val, len(s.p.Names)), Regs: x.SymbolicRegs(sym)}
+			if len(s.mem) != len(s.p.Names) {
+				s.mem = make([]axiom.Val, len(s.p.Names))
+			}
+			// The final state is read only while this candidate is
+			// evaluated (Key and Observe copy what they keep).
+			fin := axiom.Final{Mem: s.mem, Regs: x.SymbolicRegs(sym)}
 			fwSet := x.Al.Set(x.N)
 			for l := range fin.Mem {
 				fin.Mem[l] = s.p.Init[l]
@@ -356,40 +393,44 @@ func (s *search) execution(x *axiom.Execution) bool {
 			r.stop = false
 			r.pending = r.pending[:0]
 			r.wantWhy = sat && s.res.Why == ""
-			r.emit = func(o outcome) bool {
-				if o.failed != nil {
-					if sat {
-						s.res.Rejected[o.failed.name]++
-						if s.res.Why == "" {
-							s.res.Why = o.failed.why
-							if s.res.Why == "" {
-								s.res.Why = "rejected by " + o.failed.name
-							}
-							r.wantWhy = false
-						}
-					}
-					return true
-				}
-				if sat {
-					s.res.Positive++
-				} else {
-					s.res.Negative++
-				}
-				for _, f := range o.flags {
-					s.flags[f] = true
-				}
-				s.key = s.ce.Key(fin, s.key[:0])
-				if _, seen := s.states[string(s.key)]; !seen {
-					s.states[string(s.key)] = s.ce.Observe(fin)
-				}
-				return true
-			}
+			s.sat, s.fin = sat, fin
 			r.runTop(0, nil)
 			return s.stop == nil
 		})
 		return s.stop == nil
 	})
 	return s.stop == nil
+}
+
+// emit records the outcome of the candidate s.fin, s.sat.
+func (s *search) emit(o outcome) bool {
+	r := s.r
+	if o.failed != nil {
+		if s.sat {
+			s.res.Rejected[o.failed.name]++
+			if s.res.Why == "" {
+				s.res.Why = o.failed.why
+				if s.res.Why == "" {
+					s.res.Why = "rejected by " + o.failed.name
+				}
+				r.wantWhy = false
+			}
+		}
+		return true
+	}
+	if s.sat {
+		s.res.Positive++
+	} else {
+		s.res.Negative++
+	}
+	for _, f := range o.flags {
+		s.flags[f] = true
+	}
+	s.key = s.ce.Key(s.fin, s.key[:0])
+	if _, seen := s.states[string(s.key)]; !seen {
+		s.states[string(s.key)] = s.ce.Observe(s.fin)
+	}
+	return true
 }
 
 // eachFinal chooses, for each location whose final value is observed, the
@@ -463,10 +504,10 @@ func (s *search) finish() {
 // annotations, and the primitive functions.
 func (m *Model) bindBase(ev *evaluator, g *globals) {
 	x := ev.x
-	set := func(name string, s axiom.Set) { g.bindBase(name, valueThunk(ev.setv(s))) }
-	rel := func(name string, r axiom.Rel) { g.bindBase(name, valueThunk(ev.relv(r))) }
-	for name, fn := range primitives {
-		g.bindBase(name, valueThunk(&primV{name: name, fn: fn}))
+	set := func(name string, s axiom.Set) { g.bindBase(name, ev.valueThunk(ev.setv(s))) }
+	rel := func(name string, r axiom.Rel) { g.bindBase(name, ev.valueThunk(ev.relv(r))) }
+	for name, p := range primValues {
+		g.bindBase(name, ev.valueThunk(p))
 	}
 	for _, a := range m.annots {
 		set(setName(a), x.Al.Set(x.N))

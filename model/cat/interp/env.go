@@ -104,7 +104,7 @@ func (g *globals) set(slot int, th *thunk) {
 // capture returns a scope holding the current bindings of names (those
 // not bound are left out: using them fails later, as in herd).
 func (ev *evaluator) capture(from *scope, names []string) *scope {
-	s := ev.newScope(nil)
+	s := ev.newScopeCap(nil, len(names))
 	for _, n := range names {
 		if th := from.lookup(n); th != nil {
 			s.names = append(s.names, n)

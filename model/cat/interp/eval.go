@@ -46,6 +46,14 @@ type evaluator struct {
 	// order them; it belongs to the check's runner, not to the Model,
 	// which parallel checks share.
 	ids *int
+	// Scratch room of classes-loc.
+	byLoc []axiom.Set
+	locs  []int
+	// classes-loc's memo for the structure of execution (see
+	// classesLoc): the argument of its last computation, and an
+	// argument with its result on the heap.
+	clPrev, clArg []uint64
+	clVal         Value
 }
 
 // newID returns a number no other value of the check has.
@@ -152,7 +160,9 @@ func (ev *evaluator) eval(e cat.Expr, sc *scope) Value {
 		arg := ev.eval(e.Arg, sc)
 		return ev.apply(e.At, f, arg)
 	case *cat.Fun:
-		return &closureV{params: e.Params, body: e.Body, env: ev.capture(sc, ev.m.freeVars(e)), name: e.Name, file: ev.file}
+		c := ev.bx.closures.one()
+		*c = closureV{params: e.Params, body: e.Body, env: ev.capture(sc, ev.m.freeVars(e)), name: e.Name, file: ev.file}
+		return c
 	case *cat.ExplicitSet:
 		return ev.explicitSet(e, sc)
 	case *cat.Bind:
@@ -211,7 +221,11 @@ func (ev *evaluator) try(e *cat.Try, sc *scope) (v Value) {
 // scope of the body.
 func (ev *evaluator) bindLocal(pos cat.Pos, rec bool, bs []*cat.Binding, sc *scope) *scope {
 	if !rec {
-		out := ev.newScope(sc)
+		n := 0
+		for _, b := range bs {
+			n += len(b.Pat.Names)
+		}
+		out := ev.newScopeCap(sc, n)
 		for _, b := range bs {
 			th := ev.lazyThunk(b.X, ev.capture(sc, ev.m.freeVars(b.X)), ev.file)
 			ev.bindPat(b, th, out)
@@ -232,7 +246,7 @@ func (ev *evaluator) bindPat(b *cat.Binding, th *thunk, out *scope) {
 		return
 	}
 	v := ev.force(th, b.At, "pattern")
-	tup, ok := v.(tupleV)
+	tup, ok := asTuple(v)
 	if !ok || len(tup) != len(b.Pat.Names) {
 		ev.errorf(b.At, "binding mismatch: %d names for a %s", len(b.Pat.Names), typeName(v))
 	}
@@ -269,7 +283,9 @@ func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope, check f
 	vals := false
 	for _, b := range bs {
 		if f, ok := b.X.(*cat.Fun); ok && len(b.Pat.Names) == 1 {
-			frame.vals[frameIndex(frame, b.Pat.Names[0])] = ev.valueThunk(&closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file})
+			c := ev.bx.closures.one()
+			*c = closureV{params: f.Params, body: f.Body, env: frame, name: b.Pat.Names[0], file: ev.file}
+			frame.vals[frameIndex(frame, b.Pat.Names[0])] = ev.valueThunk(c)
 		} else {
 			vals = true
 		}
@@ -302,7 +318,7 @@ func (ev *evaluator) fixpoint(pos cat.Pos, bs []*cat.Binding, sc *scope, check f
 				changed = set(names[0], v) || changed
 				continue
 			}
-			tup, ok := v.(tupleV)
+			tup, ok := asTuple(v)
 			if !ok || len(tup) != len(names) {
 				ev.errorf(b.At, "binding mismatch")
 			}
@@ -362,7 +378,7 @@ func (ev *evaluator) bindArgs(pos cat.Pos, params cat.Pat, arg Value, sc *scope)
 		}
 		return
 	}
-	tup, ok := arg.(tupleV)
+	tup, ok := asTuple(arg)
 	if !ok || len(tup) != len(names) {
 		if len(names) == 0 {
 			return

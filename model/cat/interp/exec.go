@@ -46,6 +46,10 @@ type runner struct {
 	// pending are the lazy top-level thunks bound since the last "with"
 	// (see forcePending).
 	pending []*thunk
+	// withs are the states of the nested "with"s being run (depth of
+	// them), kept for the next candidates.
+	withs []*withRun
+	depth int
 }
 
 // forcePending computes the lazy thunks bound since the last "with",
@@ -87,6 +91,9 @@ func (m *Model) putRunner(r *runner) {
 	r.emit = nil
 	r.explainAt = nil
 	r.pending = r.pending[:0]
+	for _, wr := range r.withs {
+		wr.fl, wr.walk = nil, productWalk{}
+	}
 	m.runners.Put(r)
 }
 
@@ -433,7 +440,7 @@ func (r *runner) eager(e cat.Expr, sc *scope) (th *thunk) {
 			th = &thunk{err: err, state: 2}
 		}
 	}()
-	return valueThunk(r.ev.eval(e, sc))
+	return r.ev.valueThunk(r.ev.eval(e, sc))
 }
 
 // prepass computes, once per execution, the top-level lets, procedures
@@ -474,7 +481,7 @@ func (r *runner) test(t *cat.AppTest, sc *scope) bool {
 			switch v := v.(type) {
 			case universeV:
 				ok = r.ev.x.N == 0
-			case eventV, pairV, tagV, tupleV:
+			case eventV, pairV, tagV, *tupleV:
 				ok = false
 			case *linV, *productV:
 				ok = len(r.ev.members(v)) == 0
@@ -494,27 +501,25 @@ func (r *runner) test(t *cat.AppTest, sc *scope) bool {
 func (r *runner) with(w *cat.WithFrom, i, k int, fl flags) {
 	r.forcePending()
 	v := r.ev.eval(w.X, &r.roots[i])
-	slot := r.m.prog[i].slots[0]
-	each := func(m Value) bool {
-		emark := r.ev.mark()
-		r.pending = r.pending[:0]
-		r.g.set(slot, r.ev.valueThunk(m))
-		r.runTop(k+1, fl)
-		r.ev.reset(emark)
-		return !r.stop
+	if r.depth == len(r.withs) {
+		wr := &withRun{r: r}
+		wr.each, wr.prune = wr.choose, wr.pruneFails
+		r.withs = append(r.withs, wr)
 	}
+	wr := r.withs[r.depth]
+	r.depth++
+	defer func() { r.depth-- }()
+	wr.i, wr.k, wr.fl, wr.slot, wr.wp = i, k, fl, r.m.prog[i].slots[0], r.m.prunes[i]
+	each := wr.each
 	switch s := v.(type) {
 	case emptyV:
 		r.reject(&failure{name: "with " + w.Var + " from an empty set"})
 	case *productV:
-		wp := r.m.prunes[i]
-		if wp.last < 0 || r.noPrune {
-			r.ev.eachProduct(s, each)
+		if wr.wp.last < 0 || r.noPrune {
+			r.ev.walkProduct(&wr.walk, s, nil, each)
 			return
 		}
-		r.ev.eachProductPruned(s, func(partial axiom.Rel) bool {
-			return r.pruneFails(i, wp, partial)
-		}, each)
+		r.ev.walkProduct(&wr.walk, s, wr.prune, each)
 	case *linV:
 		r.ev.eachLin(s, func(rel axiom.Rel) bool { return each(r.ev.relv(rel)) })
 	case valSetV:
@@ -540,6 +545,36 @@ func testName(t *cat.AppTest, f *loadedFile) string {
 		return t.Op.String() + " check at " + f.file.Position(t.At).String()
 	}
 	return t.Op.String() + " check"
+}
+
+// withRun is the state of a "with" being run, kept by the runner for the
+// next candidate (a "with" runs for every candidate, and its closures
+// and product walk would otherwise be allocated each time).
+type withRun struct {
+	r     *runner
+	i, k  int // the with is instruction i, the k-th a candidate runs
+	slot  int
+	fl    flags
+	wp    withPrune
+	each  func(Value) bool     // choose
+	prune func(axiom.Rel) bool // pruneFails
+	walk  productWalk
+}
+
+// choose runs the rest of the program with the with's name bound to m.
+func (wr *withRun) choose(m Value) bool {
+	r := wr.r
+	emark := r.ev.mark()
+	r.pending = r.pending[:0]
+	r.g.set(wr.slot, r.ev.valueThunk(m))
+	r.runTop(wr.k+1, wr.fl)
+	r.ev.reset(emark)
+	return !r.stop
+}
+
+// pruneFails is runner.pruneFails for the with's partial value.
+func (wr *withRun) pruneFails(partial axiom.Rel) bool {
+	return wr.r.pruneFails(wr.i, wr.wp, partial)
 }
 
 // pruneFails reports whether a check of the program after the "with" at

@@ -185,7 +185,21 @@ func TestForcedOrderMatchesLinearisations(t *testing.T) {
 			count++
 			return count < 2
 		})
-		r, got := ev.forcedOrder(ws, before)
+		// forcedOrder reads before as the union of two relations,
+		// as linOrder gives it the model's order and the candidate's
+		// coherence order: split it at random, or not.
+		part, rest := axiom.Rel{}, before
+		if rapid.Bool().Draw(t, "split") {
+			part, rest = axiom.NewRel(n), axiom.NewRel(n)
+			for _, p := range before.Pairs() {
+				if rapid.Bool().Draw(t, "side") {
+					part.Add(p[0], p[1])
+				} else {
+					rest.Add(p[0], p[1])
+				}
+			}
+		}
+		r, got := ev.forcedOrder(ws, rest, part)
 		if got < 2 {
 			require.Equal(t, count, got, "orders of %v over %v", ws, before.Pairs())
 		}
@@ -322,4 +336,34 @@ func TestSkipsMatchPlain(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestClassesLocMemo checks classes-loc, which keeps the result of an
+// argument met twice in a row for the rest of the structure of
+// execution, against the computation on each call, on sequences of
+// arguments that repeat.
+func TestClassesLocMemo(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		const n = 12
+		nLoc := rapid.IntRange(1, 4).Draw(t, "locs")
+		x := &axiom.Execution{N: n, P: &axiom.Program{Names: make([]string, nLoc)}}
+		for range n {
+			x.Ev = append(x.Ev, &axiom.Event{Loc: rapid.IntRange(-1, nLoc-1).Draw(t, "loc")})
+		}
+		memo := &evaluator{x: x, al: &axiom.Arena{}}
+		plain := &evaluator{x: x, al: &axiom.Arena{}}
+		sets := rapid.SliceOfN(rapid.Uint64Range(0, 1<<n-1), 1, 3).Draw(t, "sets")
+		for _, k := range rapid.SliceOfN(rapid.IntRange(0, len(sets)-1), 1, 12).Draw(t, "calls") {
+			s := axiom.NewSet(n)
+			s[0] = sets[k]
+			mark := memo.mark()
+			got, err := classesLoc(memo, memo.setv(s))
+			require.NoError(t, err)
+			want := plain.classesLoc(s)
+			require.Zero(t, compareValues(want, got), "classes-loc(%v): %s, want %s", s, formatValue(got, x), formatValue(want, x))
+			// What the call allocated is freed, as a candidate's
+			// values are.
+			memo.reset(mark)
+		}
+	})
 }

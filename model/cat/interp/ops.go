@@ -175,7 +175,7 @@ func (ev *evaluator) evalOp(e *cat.Op, sc *scope) Value {
 	case cat.OpTuple:
 		out := ev.bx.tuple(len(e.Args))
 		for i, a := range e.Args {
-			out[i] = ev.eval(a, sc)
+			(*out)[i] = ev.eval(a, sc)
 		}
 		return out
 	case cat.OpUnion:
@@ -436,8 +436,8 @@ func (ev *evaluator) addValues(v1, v2 Value, p1, p2 cat.Pos) Value {
 			r := s.r.Clone()
 			r.Add(x[0], x[1])
 			return ev.relv(r)
-		case tupleV:
-			if len(x) == 2 {
+		case *tupleV:
+			if x := *x; len(x) == 2 {
 				a, ok1 := x[0].(eventV)
 				b, ok2 := x[1].(eventV)
 				if ok1 && ok2 {

@@ -64,7 +64,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 	},
 	"classes-loc": classesLoc,
 	"linearisations": func(ev *evaluator, arg Value) (Value, error) {
-		t, ok := arg.(tupleV)
+		t, ok := asTuple(arg)
 		if !ok || len(t) != 2 {
 			return nil, fmt.Errorf("expected (set, relation), found %s", typeName(arg))
 		}
@@ -73,7 +73,7 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		if s == nil || r.N() == 0 && ev.x.N > 0 {
 			return nil, fmt.Errorf("expected (set, relation), found (%s, %s)", typeName(t[0]), typeName(t[1]))
 		}
-		ws := make([]int, 0, s.Len())
+		ws := ev.bx.ints.many(s.Len())[:0]
 		s.Each(func(i int) { ws = append(ws, i) })
 		before := ev.emptyRel()
 		for _, a := range ws {
@@ -83,13 +83,16 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 				}
 			}
 		}
-		return &linV{ws: ws, before: before, id: ev.newID()}, nil
+		l := ev.bx.lins.one()
+		*l = linV{ws: ws, before: before, id: ev.newID()}
+		return l, nil
 	},
 	"cross": func(ev *evaluator, arg Value) (Value, error) {
 		var comps []Value
 		switch v := arg.(type) {
 		case emptyV:
 		case valSetV:
+			comps = ev.bx.vals.many(len(v))[:0]
 			for _, c := range v {
 				switch c := c.(type) {
 				case valSetV, *linV:
@@ -103,7 +106,9 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		default:
 			return nil, fmt.Errorf("set of sets of relations expected, found %s", typeName(arg))
 		}
-		return &productV{comps: comps, id: ev.newID()}, nil
+		p := ev.bx.prods.one()
+		*p = productV{comps: comps, id: ev.newID()}
+		return p, nil
 	},
 	"map": func(ev *evaluator, f Value) (Value, error) {
 		return &primV{name: "map", fn: func(ev *evaluator, set Value) (Value, error) { return ev.mapSet(f, set) }}, nil
@@ -120,6 +125,15 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		return theEmpty, nil
 	},
 }
+
+// primValues are the values of the primitives (they hold no state).
+var primValues = func() map[string]*primV {
+	out := make(map[string]*primV, len(primitives))
+	for name, fn := range primitives {
+		out[name] = &primV{name: name, fn: fn}
+	}
+	return out
+}()
 
 // setName is the event set an annotation names: its first letter
 // upper-cased, as herd's bell sets are (tag2instrs_var).
@@ -142,8 +156,40 @@ func classesLoc(ev *evaluator, arg Value) (Value, error) {
 	default:
 		return nil, fmt.Errorf("event set expected, %s found", typeName(arg))
 	}
-	byLoc := make([]axiom.Set, len(ev.x.P.Names))
-	var locs []int
+	// The classes of the events of a structure of execution depend on
+	// nothing else: classes-loc(W) of the co generation is the same for
+	// every candidate. An argument met twice in a row gets its result
+	// copied to the heap, to outlive the candidate, and later calls
+	// with it return that.
+	if ev.clVal != nil && slices.Equal(ev.clArg, s) {
+		return ev.clVal, nil
+	}
+	v := ev.classesLoc(s)
+	if ev.clPrev != nil && slices.Equal(ev.clPrev, s) {
+		ev.clArg, ev.clVal = slices.Clone(s), heapValSet(v)
+	}
+	ev.clPrev = append(ev.clPrev[:0], s...)
+	return v, nil
+}
+
+// heapValSet returns a copy of a set of event sets on the heap.
+func heapValSet(v valSetV) Value {
+	out := make(valSetV, len(v))
+	for i, m := range v {
+		out[i] = &setV{s: slices.Clone(m.(*setV).s)}
+	}
+	return out
+}
+
+// classesLoc computes classes-loc(s) in the evaluator's arena.
+func (ev *evaluator) classesLoc(s axiom.Set) valSetV {
+	// byLoc and locs are the evaluator's scratch room: only the sets
+	// they point at, from the arena, are kept.
+	byLoc := ev.byLoc[:0]
+	for range ev.x.P.Names {
+		byLoc = append(byLoc, nil)
+	}
+	locs := ev.locs[:0]
 	s.Each(func(i int) {
 		l := ev.x.Ev[i].Loc
 		if l < 0 {
@@ -158,11 +204,13 @@ func classesLoc(ev *evaluator, arg Value) (Value, error) {
 		}
 		byLoc[l].Add(i)
 	})
-	out := make([]Value, 0, len(locs))
-	for _, l := range locs {
-		out = append(out, ev.setv(byLoc[l]))
+	out := ev.bx.vals.many(len(locs))
+	for k, l := range locs {
+		out[k] = ev.setv(byLoc[l])
 	}
-	return newValSet(out), nil
+	clear(byLoc)
+	ev.byLoc, ev.locs = byLoc, locs
+	return newValSet(out)
 }
 
 func (ev *evaluator) asSetOrErr(v Value) axiom.Set {
@@ -247,15 +295,28 @@ func (ev *evaluator) orderRel(order []int) axiom.Rel {
 // writes of one location, the orders that coherence rejects given the
 // candidate's rf are skipped (they would be rejected anyway).
 func (ev *evaluator) eachLin(l *linV, f func(axiom.Rel) bool) bool {
-	before := ev.withMust(l)
-	if r, n := ev.forcedOrder(l.ws, before); n == 0 {
-		return true // no order: before has a cycle
-	} else if n == 1 {
+	r, n, before := ev.linOrder(l)
+	switch n {
+	case 0:
+		return true
+	case 1:
 		return f(r)
 	}
 	return axiom.Linearisations(l.ws, before, func(order []int) bool {
 		return f(ev.orderRel(order))
 	})
+}
+
+// linOrder returns the order l forces, with n = 1, when it leaves no
+// choice; n = 0 when it leaves no order; n = 2 when the orders of ws
+// that extend before are to be enumerated.
+func (ev *evaluator) linOrder(l *linV) (r axiom.Rel, n int, before axiom.Rel) {
+	must := ev.mustOf(l)
+	r, n = ev.forcedOrder(l.ws, l.before, must)
+	if n == 2 {
+		before = ev.withMust(l, must)
+	}
+	return r, n, before
 }
 
 // hasOrder reports whether some total order of ws extends before, as
@@ -291,14 +352,15 @@ func hasOrder(ws []int, before axiom.Rel) bool {
 	return true
 }
 
-// forcedOrder tells whether before leaves no choice in ordering ws: it
+// forcedOrder tells whether before, with the pairs of must among ws
+// (when must is not the zero Rel), leaves no choice in ordering ws: it
 // returns 1 and the order as a relation when it leaves exactly one total
 // order, 0 when it leaves none (it forces a prefix, after which the rest
 // has a cycle), and 2 when it leaves a choice somewhere, to be
 // enumerated. A forced order is the common case of the orders of one
 // location's writes given what its reads saw (one write and the initial
 // one, say), and needs none of the enumeration's buffers.
-func (ev *evaluator) forcedOrder(ws []int, before axiom.Rel) (axiom.Rel, int) {
+func (ev *evaluator) forcedOrder(ws []int, before, must axiom.Rel) (axiom.Rel, int) {
 	if len(ws) > 64 {
 		return axiom.Rel{}, 2
 	}
@@ -314,7 +376,8 @@ func (ev *evaluator) forcedOrder(ws []int, before axiom.Rel) (axiom.Rel, int) {
 			k := bits.TrailingZeros64(m)
 			free := true
 			for m2 := left &^ (1 << k); m2 != 0; m2 &= m2 - 1 {
-				if before.Has(ws[bits.TrailingZeros64(m2)], ws[k]) {
+				a := ws[bits.TrailingZeros64(m2)]
+				if before.Has(a, ws[k]) || must.N() > 0 && must.Has(a, ws[k]) {
 					free = false
 					break
 				}
@@ -338,20 +401,29 @@ func (ev *evaluator) forcedOrder(ws []int, before axiom.Rel) (axiom.Rel, int) {
 	return r, 1
 }
 
-// withMust adds the coherence constraints of the candidate to a
-// linearisation of one location's writes.
-func (ev *evaluator) withMust(l *linV) axiom.Rel {
+// mustOf returns the coherence order the candidate's reads impose on the
+// events of a linearisation, when they are writes of one location and
+// the model checks uniproc; the zero Rel otherwise.
+func (ev *evaluator) mustOf(l *linV) axiom.Rel {
 	c := ev.cand
 	if c == nil || !c.uniproc || len(l.ws) < 2 {
-		return l.before
+		return axiom.Rel{}
 	}
 	loc := ev.x.Ev[l.ws[0]].Loc
 	for _, w := range l.ws {
 		if e := ev.x.Ev[w]; e.Loc != loc || e.Kind != axiom.KindW {
-			return l.before
+			return axiom.Rel{}
 		}
 	}
-	must := c.must(loc)
+	return c.must(loc)
+}
+
+// withMust adds must (mustOf(l)), the coherence constraints of the
+// candidate, to a linearisation of one location's writes.
+func (ev *evaluator) withMust(l *linV, must axiom.Rel) axiom.Rel {
+	if must.N() == 0 {
+		return l.before
+	}
 	before := l.before.Clone()
 	for _, a := range l.ws {
 		for _, b := range l.ws {
@@ -366,118 +438,109 @@ func (ev *evaluator) withMust(l *linV) axiom.Rel {
 // eachProduct calls f with every member of a product: the union of one
 // member of each component.
 func (ev *evaluator) eachProduct(p *productV, f func(Value) bool) bool {
-	acc := ev.emptyRel()
-	var rec func(k int) bool
-	rec = func(k int) bool {
-		if k == len(p.comps) {
-			return f(ev.relv(acc.Clone()))
-		}
-		saved := acc.Clone()
-		step := func(r axiom.Rel) bool {
-			copy(acc.Words(), saved.Words())
-			for i, w := range r.Words() {
-				acc.Words()[i] |= w
-			}
-			return rec(k + 1)
-		}
-		switch c := p.comps[k].(type) {
-		case *linV:
-			if !ev.eachLin(c, step) {
-				return false
-			}
-		case valSetV:
-			for _, m := range c {
-				if kindOf(m) == kEmpty {
-					if !step(ev.emptyRel()) {
-						return false
-					}
-					continue
-				}
-				r, ok := m.(*relV)
-				if !ok {
-					if pr, isPair := m.(pairV); isPair {
-						r = ev.relv(ev.pairRel(pr))
-					} else {
-						ev.errorf(0, "cross: relation expected, %s found", typeName(m))
-					}
-				}
-				if !step(r.r) {
-					return false
-				}
-			}
-		}
-		copy(acc.Words(), saved.Words())
-		return true
-	}
-	return rec(0)
+	return ev.walkProduct(&productWalk{}, p, nil, f)
 }
 
-// eachProductPruned is eachProduct that asks prune, after each component
-// but the last, whether the union chosen so far already fails; when it
-// does, no completion of it is tried. It asks only when enough
-// combinations remain to pay for the question.
-func (ev *evaluator) eachProductPruned(p *productV, prune func(axiom.Rel) bool, f func(Value) bool) bool {
+// walkProduct is eachProduct that asks prune (when not nil), after each
+// component but the last, whether the union chosen so far already fails;
+// when it does, no completion of it is tried. It asks only when enough
+// combinations remain to pay for the question. w is room for the walk's
+// state.
+func (ev *evaluator) walkProduct(w *productWalk, p *productV, prune func(axiom.Rel) bool, f func(Value) bool) bool {
 	n := len(p.comps)
-	// remaining[k]: an estimate of the combinations of components k...
-	remaining := make([]float64, n+1)
-	remaining[n] = 1
-	for k := n - 1; k >= 0; k-- {
-		size := 1.0
-		switch c := p.comps[k].(type) {
-		case *linV:
-			for i := 2; i <= len(c.ws); i++ {
-				size *= float64(i)
-			}
-		case valSetV:
-			size = float64(len(c))
+	*w = productWalk{ev: ev, p: p, prune: prune, f: f, acc: ev.emptyRel(), remaining: w.remaining[:0]}
+	if prune != nil {
+		// remaining[k]: an estimate of the combinations of components
+		// k...
+		if cap(w.remaining) < n+1 {
+			w.remaining = make([]float64, 0, n+1)
 		}
-		remaining[k] = remaining[k+1] * size
+		w.remaining = w.remaining[:n+1]
+		w.remaining[n] = 1
+		for k := n - 1; k >= 0; k-- {
+			size := 1.0
+			switch c := p.comps[k].(type) {
+			case *linV:
+				for i := 2; i <= len(c.ws); i++ {
+					size *= float64(i)
+				}
+			case valSetV:
+				size = float64(len(c))
+			}
+			w.remaining[k] = w.remaining[k+1] * size
+		}
 	}
-	acc := ev.emptyRel()
-	var rec func(k int) bool
-	rec = func(k int) bool {
-		if k == n {
-			return f(ev.relv(acc.Clone()))
-		}
-		saved := acc.Clone()
-		step := func(r axiom.Rel) bool {
-			copy(acc.Words(), saved.Words())
-			for i, w := range r.Words() {
-				acc.Words()[i] |= w
-			}
-			if k+1 < n && remaining[k+1] >= 4 && prune(acc) {
-				return true
-			}
-			return rec(k + 1)
-		}
-		switch c := p.comps[k].(type) {
-		case *linV:
-			if !ev.eachLin(c, step) {
+	return w.rec(0)
+}
+
+// productWalk is the state of walkProduct: acc is the union of the
+// members chosen so far.
+type productWalk struct {
+	ev        *evaluator
+	p         *productV
+	prune     func(axiom.Rel) bool
+	f         func(Value) bool
+	acc       axiom.Rel
+	remaining []float64
+}
+
+// rec chooses a member of component k and of the components after it.
+func (w *productWalk) rec(k int) bool {
+	ev := w.ev
+	if k == len(w.p.comps) {
+		return w.f(ev.relv(w.acc.Clone()))
+	}
+	saved := w.acc.Clone()
+	switch c := w.p.comps[k].(type) {
+	case *linV:
+		r, n, before := ev.linOrder(c)
+		switch n {
+		case 1:
+			if !w.step(k, saved, r) {
 				return false
 			}
-		case valSetV:
-			for _, m := range c {
-				var r axiom.Rel
-				switch m := m.(type) {
-				case *relV:
-					r = m.r
-				case pairV:
-					r = ev.pairRel(m)
-				default:
-					if kindOf(m) != kEmpty {
-						ev.errorf(0, "cross: relation expected, %s found", typeName(m))
-					}
-					r = ev.emptyRel()
-				}
-				if !step(r) {
-					return false
-				}
+		case 2:
+			if !axiom.Linearisations(c.ws, before, func(order []int) bool {
+				return w.step(k, saved, ev.orderRel(order))
+			}) {
+				return false
 			}
 		}
-		copy(acc.Words(), saved.Words())
+	case valSetV:
+		for _, m := range c {
+			var r axiom.Rel
+			switch m := m.(type) {
+			case *relV:
+				r = m.r
+			case pairV:
+				r = ev.pairRel(m)
+			default:
+				if kindOf(m) != kEmpty {
+					ev.errorf(0, "cross: relation expected, %s found", typeName(m))
+				}
+				r = ev.emptyRel()
+			}
+			if !w.step(k, saved, r) {
+				return false
+			}
+		}
+	}
+	copy(w.acc.Words(), saved.Words())
+	return true
+}
+
+// step adds r, the member chosen for component k, to saved, the union
+// of the members chosen before it, and goes on with component k+1.
+func (w *productWalk) step(k int, saved, r axiom.Rel) bool {
+	acc := w.acc.Words()
+	copy(acc, saved.Words())
+	for i, x := range r.Words() {
+		acc[i] |= x
+	}
+	if w.prune != nil && k+1 < len(w.p.comps) && w.remaining[k+1] >= 4 && w.prune(w.acc) {
 		return true
 	}
-	return rec(0)
+	return w.rec(k + 1)
 }
 
 // mapSet is herd's stdlib map f S, computed natively: the cat definition
@@ -504,7 +567,7 @@ func (ev *evaluator) mapSet(f, set Value) (Value, error) {
 	default:
 		return nil, fmt.Errorf("set-matching on non-set value of type %s", typeName(set))
 	}
-	out := make([]Value, len(elems))
+	out := ev.bx.vals.many(len(elems))
 	for i, e := range elems {
 		out[i] = ev.apply(0, f, e)
 	}
@@ -513,7 +576,12 @@ func (ev *evaluator) mapSet(f, set Value) (Value, error) {
 		case eventV, pairV:
 		default:
 			// newValSet keeps the first of equal values; the additions
-			// keep the one added first, the last result.
+			// keep the one added first, the last result. Results in
+			// increasing order (linearisations, numbered as they are
+			// made) are the set as they are.
+			if increasing(out) {
+				return valSetV(out), nil
+			}
 			slices.Reverse(out)
 			return newValSet(out), nil
 		}
@@ -523,4 +591,14 @@ func (ev *evaluator) mapSet(f, set Value) (Value, error) {
 		acc = ev.addValues(out[i], acc, 0, 0)
 	}
 	return acc, nil
+}
+
+// increasing reports whether vs is strictly increasing (compareValues).
+func increasing(vs []Value) bool {
+	for i := 1; i < len(vs); i++ {
+		if compareValues(vs[i-1], vs[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -24,7 +24,9 @@ type (
 	eventV    int
 	pairV     [2]int
 	tagV      struct{ typ, name string }
-	tupleV    []Value
+	// tupleV is a tuple; a Value holds a *tupleV (from the
+	// evaluator's chunks, so that a tuple allocates nothing).
+	tupleV []Value
 	// valSetV is a set of values of one type, sorted by compareValues and
 	// without duplicates.
 	valSetV  []Value
@@ -82,7 +84,7 @@ func typeName(v Value) string {
 		return "pair"
 	case tagV:
 		return "tag"
-	case tupleV:
+	case *tupleV:
 		return "tuple"
 	case valSetV:
 		if len(v) > 0 {
@@ -116,7 +118,7 @@ func typeRank(v Value) int {
 		return 5
 	case *relV:
 		return 6
-	case tupleV:
+	case *tupleV:
 		return 7
 	case valSetV:
 		return 8
@@ -157,14 +159,14 @@ func compareValues(a, b Value) int {
 		return compareWords(a.s, b.(*setV).s)
 	case *relV:
 		return compareWords(a.r.Words(), b.(*relV).r.Words())
-	case tupleV:
-		b := b.(tupleV)
-		for i := 0; i < len(a) && i < len(b); i++ {
-			if c := compareValues(a[i], b[i]); c != 0 {
+	case *tupleV:
+		ta, tb := *a, *b.(*tupleV)
+		for i := 0; i < len(ta) && i < len(tb); i++ {
+			if c := compareValues(ta[i], tb[i]); c != 0 {
 				return c
 			}
 		}
-		return len(a) - len(b)
+		return len(ta) - len(tb)
 	case valSetV:
 		b := b.(valSetV)
 		for i := 0; i < len(a) && i < len(b); i++ {
@@ -252,9 +254,9 @@ func formatValue(v Value, x *axiom.Execution) string {
 		return "(" + ev(v[0]) + "," + ev(v[1]) + ")"
 	case tagV:
 		return "'" + v.name
-	case tupleV:
+	case *tupleV:
 		var parts []string
-		for _, e := range v {
+		for _, e := range *v {
 			parts = append(parts, formatValue(e, x))
 		}
 		return "(" + strings.Join(parts, ", ") + ")"
@@ -268,102 +270,118 @@ func formatValue(v Value, x *axiom.Execution) string {
 	return "<" + typeName(v) + ">"
 }
 
-// boxes hands out the *relV and *setV values and the thunks of an
-// evaluation from chunks that are reused, as the arena reuses relation
-// words: a value or binding made for one candidate is dropped with it,
-// and boxing a relation in an interface allocates nothing.
+// boxes hands out the *relV and *setV values, the thunks, scopes and
+// lazy sets of relations of an evaluation, and the members of its tuples
+// and sets of values, from chunks that are reused, as the arena reuses
+// relation words: a value or binding made for one candidate is dropped
+// with it, and boxing a relation in an interface allocates nothing.
 type boxes struct {
-	rels   [][]relV
-	sets   [][]setV
-	thunks [][]thunk
-	scopes [][]scope
-	vals   [][]Value // the members of tuples
-	ri, rj int       // next rel box: chunk ri, index rj
-	si, sj int
-	ti, tj int
-	ci, cj int
-	vi, vj int
+	rels     slab[relV]
+	sets     slab[setV]
+	thunks   slab[thunk]
+	scopes   slab[scope]
+	lins     slab[linV]
+	prods    slab[productV]
+	tups     slab[tupleV]
+	closures slab[closureV]
+	// The bindings of scopes larger than a scope's own room.
+	names slab[string]
+	thps  slab[*thunk]
+	vals  slab[Value] // the members of tuples and sets of values
+	ints  slab[int]   // the events of linearisations
 }
 
 const boxChunk = 1024
 
-func (b *boxes) rel() *relV {
-	if b.ri == len(b.rels) {
-		b.rels = append(b.rels, make([]relV, boxChunk))
+// slab hands out values of type T from reused chunks; i and j are the
+// next free one (chunk i, index j).
+type slab[T any] struct {
+	chunks [][]T
+	i, j   int
+}
+
+// slabMark is a point to free a slab back to.
+type slabMark struct{ i, j int }
+
+func (s *slab[T]) mark() slabMark   { return slabMark{s.i, s.j} }
+func (s *slab[T]) reset(m slabMark) { s.i, s.j = m.i, m.j }
+
+// one returns a value of the slab (not cleared).
+func (s *slab[T]) one() *T {
+	if s.i == len(s.chunks) {
+		s.chunks = append(s.chunks, make([]T, boxChunk))
 	}
-	p := &b.rels[b.ri][b.rj]
-	if b.rj++; b.rj == boxChunk {
-		b.ri, b.rj = b.ri+1, 0
+	p := &s.chunks[s.i][s.j]
+	if s.j++; s.j == boxChunk {
+		s.i, s.j = s.i+1, 0
 	}
 	return p
 }
 
-func (b *boxes) set() *setV {
-	if b.si == len(b.sets) {
-		b.sets = append(b.sets, make([]setV, boxChunk))
-	}
-	p := &b.sets[b.si][b.sj]
-	if b.sj++; b.sj == boxChunk {
-		b.si, b.sj = b.si+1, 0
-	}
-	return p
-}
-
-func (b *boxes) thunk() *thunk {
-	if b.ti == len(b.thunks) {
-		b.thunks = append(b.thunks, make([]thunk, boxChunk))
-	}
-	p := &b.thunks[b.ti][b.tj]
-	if b.tj++; b.tj == boxChunk {
-		b.ti, b.tj = b.ti+1, 0
-	}
-	return p
-}
-
-func (b *boxes) scope() *scope {
-	if b.ci == len(b.scopes) {
-		b.scopes = append(b.scopes, make([]scope, boxChunk/4))
-	}
-	p := &b.scopes[b.ci][b.cj]
-	if b.cj++; b.cj == boxChunk/4 {
-		b.ci, b.cj = b.ci+1, 0
-	}
-	return p
-}
-
-// tuple returns room for a tuple of n members.
-func (b *boxes) tuple(n int) tupleV {
+// many returns room for n values, of length n (not cleared).
+func (s *slab[T]) many(n int) []T {
 	if n > boxChunk {
-		return make(tupleV, n)
+		return make([]T, n)
 	}
 	for {
-		if b.vi == len(b.vals) {
-			b.vals = append(b.vals, make([]Value, boxChunk))
+		if s.i == len(s.chunks) {
+			s.chunks = append(s.chunks, make([]T, boxChunk))
 		}
-		if b.vj+n <= boxChunk {
-			t := b.vals[b.vi][b.vj : b.vj+n : b.vj+n]
-			b.vj += n
+		if s.j+n <= boxChunk {
+			t := s.chunks[s.i][s.j : s.j+n : s.j+n]
+			s.j += n
 			return t
 		}
-		b.vi, b.vj = b.vi+1, 0
+		s.i, s.j = s.i+1, 0
 	}
+}
+
+func (b *boxes) rel() *relV    { return b.rels.one() }
+func (b *boxes) set() *setV    { return b.sets.one() }
+func (b *boxes) thunk() *thunk { return b.thunks.one() }
+func (b *boxes) scope() *scope { return b.scopes.one() }
+
+// tuple returns a tuple of n members (not set).
+func (b *boxes) tuple(n int) *tupleV {
+	t := b.tups.one()
+	*t = b.vals.many(n)
+	return t
+}
+
+// asTuple returns the members of a tuple value.
+func asTuple(v Value) (tupleV, bool) {
+	if t, ok := v.(*tupleV); ok {
+		return *t, true
+	}
+	return nil, false
 }
 
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al                                     axiom.ArenaMark
-	ri, rj, si, sj, ti, tj, ci, cj, vi, vj int
+	al                                                                               axiom.ArenaMark
+	rels, sets, thunks, scopes, lins, prods, tups, closures, names, thps, vals, ints slabMark
 }
 
 func (ev *evaluator) mark() evalMark {
 	b := &ev.bx
-	return evalMark{ev.al.Mark(), b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj, b.vi, b.vj}
+	return evalMark{ev.al.Mark(), b.rels.mark(), b.sets.mark(), b.thunks.mark(), b.scopes.mark(), b.lins.mark(), b.prods.mark(), b.tups.mark(), b.closures.mark(), b.names.mark(), b.thps.mark(), b.vals.mark(), b.ints.mark()}
 }
 
 func (ev *evaluator) reset(m evalMark) {
 	ev.al.Reset(m.al)
 	b := &ev.bx
-	b.ri, b.rj, b.si, b.sj, b.ti, b.tj, b.ci, b.cj, b.vi, b.vj = m.ri, m.rj, m.si, m.sj, m.ti, m.tj, m.ci, m.cj, m.vi, m.vj
+	b.rels.reset(m.rels)
+	b.sets.reset(m.sets)
+	b.thunks.reset(m.thunks)
+	b.scopes.reset(m.scopes)
+	b.lins.reset(m.lins)
+	b.prods.reset(m.prods)
+	b.tups.reset(m.tups)
+	b.closures.reset(m.closures)
+	b.names.reset(m.names)
+	b.thps.reset(m.thps)
+	b.vals.reset(m.vals)
+	b.ints.reset(m.ints)
 }
 
 // newScope returns an empty scope over parent from the evaluation's
@@ -372,6 +390,15 @@ func (ev *evaluator) newScope(parent *scope) *scope {
 	s := ev.bx.scope()
 	*s = scope{parent: parent}
 	s.names, s.vals = s.nb[:0], s.vb[:0]
+	return s
+}
+
+// newScopeCap is newScope with room for n bindings.
+func (ev *evaluator) newScopeCap(parent *scope, n int) *scope {
+	s := ev.newScope(parent)
+	if n > len(s.nb) {
+		s.names, s.vals = ev.bx.names.many(n)[:0], ev.bx.thps.many(n)[:0]
+	}
 	return s
 }
 
