@@ -3,7 +3,7 @@ package model
 import (
 	"context"
 	"errors"
-	"github.com/litmus-dev/litmus/model/internal/randprog"
+	"github.com/litmus-dev/litmus/model/internal/shapes"
 	"strings"
 	"testing"
 	"time"
@@ -345,7 +345,7 @@ func TestParseModel(t *testing.T) {
 // TestDeterministic: two runs print the same result.
 func TestDeterministic(t *testing.T) {
 	for _, m := range []Model{SC, TSO, PSO} {
-		a, b := run(t, randprog.SBRing(5), m, Options{}), run(t, randprog.SBRing(5), m, Options{})
+		a, b := run(t, shapes.SBRing(5), m, Options{}), run(t, shapes.SBRing(5), m, Options{})
 		var wa, wb strings.Builder
 		require.NoError(t, a.WriteHerd(&wa))
 		require.NoError(t, b.WriteHerd(&wb))
@@ -409,7 +409,7 @@ func TestWitnessQuantifiers(t *testing.T) {
 // TestConcurrentChecks: Check only reads its test, so several may run on
 // one test at once (the CLI checks several models in parallel).
 func TestConcurrentChecks(t *testing.T) {
-	test, err := parseSrc("t.litmus", randprog.SBRing(4))
+	test, err := parseSrc("t.litmus", shapes.SBRing(4))
 	require.NoError(t, err)
 	want := map[Model]string{}
 	for _, m := range []Model{SC, TSO, PSO} {

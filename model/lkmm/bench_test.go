@@ -3,47 +3,12 @@ package lkmm
 import (
 	"context"
 	"fmt"
+	"github.com/litmus-dev/litmus/model/internal/shapes"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/litmus-dev/litmus/litmus"
 )
-
-// sbRing returns the store-buffering ring of n threads: thread i writes
-// x_i then reads x_{i+1}; the condition asks that every read sees 0.
-func sbRing(n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "C SB-ring-%d\n\n{}\n\n", n)
-	var cond []string
-	for i := 0; i < n; i++ {
-		j := (i + 1) % n
-		fmt.Fprintf(&b, "P%d(int *x%d, int *x%d)\n{\n\tint r0;\n\n\tWRITE_ONCE(*x%d, 1);\n\tr0 = READ_ONCE(*x%d);\n}\n\n", i, i, j, i, j)
-		cond = append(cond, fmt.Sprintf("%d:r0=0", i))
-	}
-	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
-	return b.String()
-}
-
-// iriw returns IRIW with k readers: two writers, and readers that read x
-// then y (even readers) or y then x (odd readers); the condition asks
-// that the two groups see the writes in opposite orders.
-func iriw(k int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "C IRIW-%d\n\n{}\n\n", k)
-	b.WriteString("P0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\n\nP1(int *y)\n{\n\tWRITE_ONCE(*y, 1);\n}\n\n")
-	var cond []string
-	for i := 0; i < k; i++ {
-		a, c := "x", "y"
-		if i%2 == 1 {
-			a, c = "y", "x"
-		}
-		fmt.Fprintf(&b, "P%d(int *x, int *y)\n{\n\tint r0;\n\tint r1;\n\n\tr0 = READ_ONCE(*%s);\n\tr1 = READ_ONCE(*%s);\n}\n\n", i+2, a, c)
-		cond = append(cond, fmt.Sprintf("%d:r0=1 /\\ %d:r1=0", i+2, i+2))
-	}
-	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
-	return b.String()
-}
 
 func mustParse(tb testing.TB, name, src string) *litmus.Test {
 	tb.Helper()
@@ -58,7 +23,7 @@ func mustParse(tb testing.TB, name, src string) *litmus.Test {
 // ring and IRIW are allowed by the LKMM with ONCE accesses.
 func TestGenerated(t *testing.T) {
 	for _, n := range []int{2, 3, 4} {
-		res, err := Check(context.Background(), mustParse(t, "sb", sbRing(n)), Options{})
+		res, err := Check(context.Background(), mustParse(t, "sb", shapes.SBRing(n)), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +32,7 @@ func TestGenerated(t *testing.T) {
 		}
 	}
 	for _, k := range []int{2, 3} {
-		res, err := Check(context.Background(), mustParse(t, "iriw", iriw(k)), Options{})
+		res, err := Check(context.Background(), mustParse(t, "iriw", shapes.IRIW(k)), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +85,7 @@ func benchTests(b *testing.B, paths []string) {
 
 func BenchmarkSBRing(b *testing.B) {
 	for _, n := range []int{4, 8, 12, 14} {
-		t := mustParse(b, "sb", sbRing(n))
+		t := mustParse(b, "sb", shapes.SBRing(n))
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if _, err := Check(context.Background(), t, Options{}); err != nil {
@@ -133,7 +98,7 @@ func BenchmarkSBRing(b *testing.B) {
 
 func BenchmarkIRIW(b *testing.B) {
 	for _, k := range []int{2, 4, 6, 8} {
-		t := mustParse(b, "iriw", iriw(k))
+		t := mustParse(b, "iriw", shapes.IRIW(k))
 		b.Run(fmt.Sprintf("readers=%d", k), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if _, err := Check(context.Background(), t, Options{}); err != nil {

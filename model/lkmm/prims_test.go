@@ -2,6 +2,7 @@ package lkmm
 
 import (
 	"context"
+	"github.com/litmus-dev/litmus/model/internal/shapes"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -185,7 +186,7 @@ func TestLimits(t *testing.T) {
 	_, err := Check(ctx, arr, Options{})
 	require.ErrorContains(t, err, "arr.litmus:2:3: arrays are not supported")
 
-	sb := mustParse(t, "sb", sbRing(4))
+	sb := mustParse(t, "sb", shapes.SBRing(4))
 	res, err := Check(ctx, sb, Options{MaxCandidates: 1})
 	require.NoError(t, err)
 	require.Equal(t, Unknown, res.Verdict)
@@ -200,7 +201,7 @@ func TestLimits(t *testing.T) {
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	res, err = Check(cancelled, mustParse(t, "sb", sbRing(6)), Options{})
+	res, err = Check(cancelled, mustParse(t, "sb", shapes.SBRing(6)), Options{})
 	require.NoError(t, err)
 	require.Equal(t, Unknown, res.Verdict)
 	require.Equal(t, "cancelled before the search finished", res.Reason)

@@ -3,47 +3,14 @@ package interp
 import (
 	"context"
 	"fmt"
+	"github.com/litmus-dev/litmus/model/internal/shapes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/lkmm"
 )
-
-// sbRing returns the store-buffering ring of n threads (as the native
-// LKMM's benchmarks build it).
-func sbRing(n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "C SB-ring-%d\n\n{}\n\n", n)
-	var cond []string
-	for i := 0; i < n; i++ {
-		j := (i + 1) % n
-		fmt.Fprintf(&b, "P%d(int *x%d, int *x%d)\n{\n\tint r0;\n\n\tWRITE_ONCE(*x%d, 1);\n\tr0 = READ_ONCE(*x%d);\n}\n\n", i, i, j, i, j)
-		cond = append(cond, fmt.Sprintf("%d:r0=0", i))
-	}
-	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
-	return b.String()
-}
-
-// iriw returns IRIW with k readers.
-func iriw(k int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "C IRIW-%d\n\n{}\n\n", k)
-	b.WriteString("P0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\n\nP1(int *y)\n{\n\tWRITE_ONCE(*y, 1);\n}\n\n")
-	var cond []string
-	for i := 0; i < k; i++ {
-		a, c := "x", "y"
-		if i%2 == 1 {
-			a, c = "y", "x"
-		}
-		fmt.Fprintf(&b, "P%d(int *x, int *y)\n{\n\tint r0;\n\tint r1;\n\n\tr0 = READ_ONCE(*%s);\n\tr1 = READ_ONCE(*%s);\n}\n\n", i+2, a, c)
-		cond = append(cond, fmt.Sprintf("%d:r0=1 /\\ %d:r1=0", i+2, i+2))
-	}
-	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
-	return b.String()
-}
 
 // measureCPU reports, besides the wall-clock time per operation, the CPU
 // time per operation (cpu-ns/op): on a machine shared with other work the
@@ -111,13 +78,13 @@ func BenchmarkLKMM(b *testing.B) {
 		}
 	}
 	for _, n := range []int{6, 8, 10, 12} {
-		src := sbRing(n)
+		src := shapes.SBRing(n)
 		save(fmt.Sprintf("SB-ring-%d", n), src)
 		b.Run(fmt.Sprintf("SBring%d/cat", n), func(b *testing.B) { benchCat(b, m, src) })
 		b.Run(fmt.Sprintf("SBring%d/native", n), func(b *testing.B) { benchNative(b, src) })
 	}
 	for _, k := range []int{2, 4} {
-		src := iriw(k)
+		src := shapes.IRIW(k)
 		save(fmt.Sprintf("IRIW-%d", k), src)
 		b.Run(fmt.Sprintf("IRIW%d/cat", k), func(b *testing.B) { benchCat(b, m, src) })
 		b.Run(fmt.Sprintf("IRIW%d/native", k), func(b *testing.B) { benchNative(b, src) })

@@ -159,27 +159,6 @@ func (p *Prog) Fenced() *Prog {
 	return &q
 }
 
-// SBRing generates the store-buffering ring of n threads: P_i writes x_i
-// and reads x_{i+1 mod n}. Under TSO every combination of reads is
-// possible: 2^n final states.
-func SBRing(n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "C SB-ring-%d\n\n{}\n\n", n)
-	for i := 0; i < n; i++ {
-		j := (i + 1) % n
-		fmt.Fprintf(&b, "P%d(int *x%d, int *x%d)\n{\n\tint r0;\n\n\tWRITE_ONCE(*x%d, 1);\n\tr0 = READ_ONCE(*x%d);\n}\n\n", i, i, j, i, j)
-	}
-	b.WriteString("exists (")
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteString(" /\\ ")
-		}
-		fmt.Fprintf(&b, "%d:r0=0", i)
-	}
-	b.WriteString(")\n")
-	return b.String()
-}
-
 // Subset returns an element of a that b lacks, and false; or "", true.
 func Subset(a, b []string) (string, bool) {
 	in := map[string]bool{}
