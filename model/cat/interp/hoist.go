@@ -150,30 +150,9 @@ func (h *hoister) inner(e cat.Expr, local map[string]int) cat.Expr {
 		out.Arg = h.expr(e.Arg, local)
 		return &out
 	case *cat.Bind:
-		out := *e
-		inner := copyLocal(local)
-		for _, b := range e.Bindings {
-			for _, n := range b.Pat.Names {
-				inner[n]++
-			}
-		}
-		bindLocal := local
-		if e.Rec {
-			bindLocal = inner
-		}
-		out.Bindings = make([]*cat.Binding, len(e.Bindings))
-		for i, b := range e.Bindings {
-			nb := *b
-			nb.X = h.expr(b.X, bindLocal)
-			out.Bindings[i] = &nb
-		}
-		out.Body = h.expr(e.Body, inner)
-		return &out
+		return rewriteBind(e, local, h.expr)
 	case *cat.Try:
-		out := *e
-		out.X = h.expr(e.X, local)
-		out.Default = h.expr(e.Default, local)
-		return &out
+		return rewriteTry(e, local, h.expr)
 	}
 	// Matches, conditionals and explicit sets are left as they are.
 	return e

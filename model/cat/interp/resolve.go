@@ -95,30 +95,9 @@ func (r *resolver) expr(e cat.Expr, local map[string]int) cat.Expr {
 		out.Arg = r.expr(e.Arg, local)
 		return &out
 	case *cat.Bind:
-		out := *e
-		inner := copyLocal(local)
-		for _, b := range e.Bindings {
-			for _, n := range b.Pat.Names {
-				inner[n]++
-			}
-		}
-		bindLocal := local
-		if e.Rec {
-			bindLocal = inner
-		}
-		out.Bindings = make([]*cat.Binding, len(e.Bindings))
-		for k, b := range e.Bindings {
-			nb := *b
-			nb.X = r.expr(b.X, bindLocal)
-			out.Bindings[k] = &nb
-		}
-		out.Body = r.expr(e.Body, inner)
-		return &out
+		return rewriteBind(e, local, r.expr)
 	case *cat.Try:
-		out := *e
-		out.X = r.expr(e.X, local)
-		out.Default = r.expr(e.Default, local)
-		return &out
+		return rewriteTry(e, local, r.expr)
 	case *cat.ExplicitSet:
 		out := *e
 		out.Elems = make([]cat.Expr, len(e.Elems))
@@ -131,4 +110,39 @@ func (r *resolver) expr(e cat.Expr, local map[string]int) cat.Expr {
 	// conditionals, rare in the per-candidate part, are left as they
 	// are.
 	return e
+}
+
+// rewriteBind returns a copy of "let ... in body" with each bound
+// expression and the body rewritten by f, which sees the names the let
+// binds as local where they are in scope: in the body, and in the bound
+// expressions too for a let rec. (The rewriters of this package, which
+// resolve names and hoist fixed parts, share it.)
+func rewriteBind(e *cat.Bind, local map[string]int, f func(cat.Expr, map[string]int) cat.Expr) *cat.Bind {
+	out := *e
+	inner := copyLocal(local)
+	for _, b := range e.Bindings {
+		for _, n := range b.Pat.Names {
+			inner[n]++
+		}
+	}
+	bindLocal := local
+	if e.Rec {
+		bindLocal = inner
+	}
+	out.Bindings = make([]*cat.Binding, len(e.Bindings))
+	for k, b := range e.Bindings {
+		nb := *b
+		nb.X = f(b.X, bindLocal)
+		out.Bindings[k] = &nb
+	}
+	out.Body = f(e.Body, inner)
+	return &out
+}
+
+// rewriteTry returns a copy of "try X with Default" rewritten by f.
+func rewriteTry(e *cat.Try, local map[string]int, f func(cat.Expr, map[string]int) cat.Expr) *cat.Try {
+	out := *e
+	out.X = f(e.X, local)
+	out.Default = f(e.Default, local)
+	return &out
 }
