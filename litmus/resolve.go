@@ -117,7 +117,7 @@ func (r *resolver) stmt(s Stmt) {
 		r.declare(s.Name.Name)
 	case *AssignStmt:
 		r.expr(s.RHS)
-		if id, ok := unparenExpr(s.LHS).(*Ident); ok {
+		if id, ok := Unparen(s.LHS).(*Ident); ok {
 			r.declare(id.Name)
 		} else {
 			r.expr(s.LHS)
@@ -177,7 +177,7 @@ func (r *resolver) expr(e Expr) {
 // location checks an expression used as a location: when it is a bare
 // name, the name must be declared.
 func (r *resolver) location(e Expr) {
-	id, ok := unparenExpr(e).(*Ident)
+	id, ok := Unparen(e).(*Ident)
 	if !ok || r.known[id.Name] || r.shared[id.Name] || r.reported[id.Name] {
 		return
 	}
@@ -204,8 +204,9 @@ func (r *resolver) suggest(name string) string {
 	return best
 }
 
-// unparenExpr strips parentheses and casts.
-func unparenExpr(e Expr) Expr {
+// Unparen strips parentheses and casts: the models have one kind of
+// value, so (int **)r is r.
+func Unparen(e Expr) Expr {
 	for {
 		switch p := e.(type) {
 		case *ParenExpr:

@@ -280,7 +280,7 @@ func (f *cfront) stmt(s litmus.Stmt) {
 	case *litmus.AssignStmt:
 		f.assign(s)
 	case *litmus.ExprStmt:
-		if call, ok := unparen(s.X).(*litmus.CallExpr); ok {
+		if call, ok := litmus.Unparen(s.X).(*litmus.CallExpr); ok {
 			f.call(call, -1)
 			return
 		}
@@ -369,7 +369,7 @@ func (f *cfront) assign(s *litmus.AssignStmt) {
 		}
 		rhs = &litmus.BinaryExpr{X: s.LHS, OpPos: s.OpPos, Op: op, Y: rhs}
 	}
-	switch lhs := unparen(s.LHS).(type) {
+	switch lhs := litmus.Unparen(s.LHS).(type) {
 	case *litmus.Ident:
 		if !f.isReg(lhs.Name) {
 			f.fail(f.env.Errorf(lhs.Pos(), "cannot assign to %s, a pointer to a shared location (write *%s)", lhs.Name, lhs.Name))
@@ -392,11 +392,11 @@ func (f *cfront) assign(s *litmus.AssignStmt) {
 // assignTo compiles "register slot = e", loading straight into the slot
 // when e is a single primitive call or dereference.
 func (f *cfront) assignTo(slot int, e litmus.Expr) {
-	if call, ok := unparen(e).(*litmus.CallExpr); ok {
+	if call, ok := litmus.Unparen(e).(*litmus.CallExpr); ok {
 		f.call(call, slot)
 		return
 	}
-	if u, ok := unparen(e).(*litmus.UnaryExpr); ok && u.Op == "*" {
+	if u, ok := litmus.Unparen(e).(*litmus.UnaryExpr); ok && u.Op == "*" {
 		f.emit(Instr{Op: Prim, Prim: kmap.PlainLoad, Dst: slot, Addr: f.value(u.X), Pos: e.Pos(), Text: litmus.ExprString(e)})
 		return
 	}
@@ -428,12 +428,12 @@ func (f *cfront) value(e litmus.Expr) Operand {
 	case *litmus.UnaryExpr:
 		switch e.Op {
 		case "&":
-			if id, ok := unparen(e.X).(*litmus.Ident); ok {
+			if id, ok := litmus.Unparen(e.X).(*litmus.Ident); ok {
 				if v, i, ok := f.env.Location(id.Name); ok {
 					return Operand{Kind: Addr, Var: v, Elem: i}
 				}
 			}
-			if u, ok := unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
+			if u, ok := litmus.Unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
 				return f.value(u.X)
 			}
 			f.fail(f.env.Errorf(e.Pos(), "cannot take the address of %s", litmus.ExprString(e.X)))
@@ -492,7 +492,7 @@ func (f *cfront) value(e litmus.Expr) Operand {
 // lvalAddr compiles an ArgLval argument (*p, or a shared location's name)
 // to its address.
 func (f *cfront) lvalAddr(e litmus.Expr) Operand {
-	switch x := unparen(e).(type) {
+	switch x := litmus.Unparen(e).(type) {
 	case *litmus.UnaryExpr:
 		if x.Op == "*" {
 			return f.value(x.X)
@@ -587,20 +587,6 @@ func (f *cfront) call(call *litmus.CallExpr, dst int) int {
 	in.Dst = dst
 	f.emit(in)
 	return dst
-}
-
-// unparen strips parentheses and casts, as the model does.
-func unparen(e litmus.Expr) litmus.Expr {
-	for {
-		switch p := e.(type) {
-		case *litmus.ParenExpr:
-			e = p.X
-		case *litmus.CastExpr:
-			e = p.X
-		default:
-			return e
-		}
-	}
 }
 
 // assignText prints an assignment as written: "*x = r0 + 1", "*y += 2".

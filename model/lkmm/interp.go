@@ -354,7 +354,7 @@ func (in *interp) assign(s *litmus.AssignStmt) {
 		f = in.opFlow(op, old, ot, of, rhs, rt, rf)
 		in.newVar()
 	} else {
-		if u, ok := unparen(s.LHS).(*litmus.UnaryExpr); ok && u.Op == "*" {
+		if u, ok := litmus.Unparen(s.LHS).(*litmus.UnaryExpr); ok && u.Op == "*" {
 			// herd builds a store's location before its value.
 			loc, at, ok := in.pointer(u.X)
 			if !ok {
@@ -373,7 +373,7 @@ func (in *interp) assign(s *litmus.AssignStmt) {
 	if in.stopped() {
 		return
 	}
-	switch l := unparen(s.LHS).(type) {
+	switch l := litmus.Unparen(s.LHS).(type) {
 	case *litmus.Ident:
 		in.regs[l.Name] = &regVal{v: v, t: t, f: f}
 	case *litmus.UnaryExpr:
@@ -388,19 +388,6 @@ func (in *interp) assign(s *litmus.AssignStmt) {
 		in.fail(s.Pos(), "cannot assign to this expression")
 	default:
 		in.fail(s.Pos(), "cannot assign to this expression")
-	}
-}
-
-func unparen(e litmus.Expr) litmus.Expr {
-	for {
-		switch p := e.(type) {
-		case *litmus.ParenExpr:
-			e = p.X
-		case *litmus.CastExpr:
-			e = p.X
-		default:
-			return e
-		}
 	}
 }
 
@@ -425,7 +412,7 @@ func (in *interp) pointer(e litmus.Expr) (int, taint, bool) {
 // lvalue evaluates the location operand of READ_ONCE(*x) and friends: *e,
 // or the name of a shared location.
 func (in *interp) lvalue(e litmus.Expr) (int, taint, bool) {
-	switch x := unparen(e).(type) {
+	switch x := litmus.Unparen(e).(type) {
 	case *litmus.UnaryExpr:
 		if x.Op == "*" {
 			return in.pointer(x.X)
@@ -611,12 +598,12 @@ func (in *interp) expr1(e litmus.Expr) (Val, taint, vflow) {
 			}
 			return v, taint{i}, copyOf(i)
 		case "&":
-			if id, ok := unparen(e.X).(*litmus.Ident); ok {
+			if id, ok := litmus.Unparen(e.X).(*litmus.Ident); ok {
 				if loc, ok := in.p.index[id.Name]; ok {
 					return addrVal(loc), nil, 0
 				}
 			}
-			if u, ok := unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
+			if u, ok := litmus.Unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
 				return in.expr1(u.X)
 			}
 			in.fail(e.Pos(), "unsupported address-of")

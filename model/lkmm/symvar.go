@@ -49,7 +49,7 @@ func (in *interp) semVar(e litmus.Expr) bool {
 		case "*":
 			return true
 		case "&":
-			if u, ok := unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
+			if u, ok := litmus.Unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
 				return in.semVar(u.X)
 			}
 			return false
@@ -63,7 +63,7 @@ func (in *interp) semVar(e litmus.Expr) bool {
 
 // isZeroLit reports whether e is the literal 0.
 func isZeroLit(e litmus.Expr) bool {
-	l, ok := unparen(e).(*litmus.IntLit)
+	l, ok := litmus.Unparen(e).(*litmus.IntLit)
 	return ok && l.Value == 0
 }
 
@@ -83,7 +83,7 @@ func (in *interp) opAllocs(op string, x, y litmus.Expr) bool {
 // condAllocs reports whether herd's build_cond allocates a variable for
 // a branch on c: it compares c with 0 unless c is a comparison.
 func (in *interp) condAllocs(c litmus.Expr) bool {
-	if b, ok := unparen(c).(*litmus.BinaryExpr); ok {
+	if b, ok := litmus.Unparen(c).(*litmus.BinaryExpr); ok {
 		switch b.Op {
 		case "<", ">", "==", "!=", "<=", ">=":
 			return false
@@ -115,7 +115,7 @@ func (in *interp) countExpr(e litmus.Expr) int32 {
 		case "*":
 			return in.countExpr(e.X) + 1
 		case "&":
-			if u, ok := unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
+			if u, ok := litmus.Unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
 				return in.countExpr(u.X)
 			}
 			return 0
@@ -134,7 +134,7 @@ func (in *interp) countExpr(e litmus.Expr) int32 {
 // countArg is the number of variables of a primitive's argument.
 func (in *interp) countArg(kind litmus.ArgKind, e litmus.Expr) int32 {
 	if kind == litmus.ArgLval {
-		if u, ok := unparen(e).(*litmus.UnaryExpr); ok && u.Op == "*" {
+		if u, ok := litmus.Unparen(e).(*litmus.UnaryExpr); ok && u.Op == "*" {
 			return in.countExpr(u.X)
 		}
 		return 0
@@ -190,7 +190,7 @@ func (in *interp) countStmt(s litmus.Stmt) int32 {
 		if s.Op != "=" {
 			n += in.countExpr(s.LHS) + 1
 		}
-		if u, ok := unparen(s.LHS).(*litmus.UnaryExpr); ok && u.Op == "*" {
+		if u, ok := litmus.Unparen(s.LHS).(*litmus.UnaryExpr); ok && u.Op == "*" {
 			n += in.countExpr(u.X)
 		}
 		return n

@@ -72,7 +72,7 @@ func (cp *cproc) stmt(s litmus.Stmt) {
 	case *litmus.AssignStmt:
 		cp.assign(s)
 	case *litmus.ExprStmt:
-		if call, ok := unparen(s.X).(*litmus.CallExpr); ok {
+		if call, ok := litmus.Unparen(s.X).(*litmus.CallExpr); ok {
 			cp.call(call, -1)
 			return
 		}
@@ -168,7 +168,7 @@ func (cp *cproc) assign(s *litmus.AssignStmt) {
 		}
 		rhs = &litmus.BinaryExpr{X: s.LHS, OpPos: s.OpPos, Op: op, Y: rhs}
 	}
-	switch lhs := unparen(s.LHS).(type) {
+	switch lhs := litmus.Unparen(s.LHS).(type) {
 	case *litmus.Ident:
 		if !cp.isReg(lhs.Name) {
 			cp.errorf(lhs.Pos(), "cannot assign to %s, a pointer to a shared location (write *%s)", lhs.Name, lhs.Name)
@@ -191,11 +191,11 @@ func (cp *cproc) assign(s *litmus.AssignStmt) {
 // assignTo compiles "register r = e", loading straight into r when e is a
 // single primitive call.
 func (cp *cproc) assignTo(r int, e litmus.Expr, pos litmus.Pos, text string) {
-	if call, ok := unparen(e).(*litmus.CallExpr); ok {
+	if call, ok := litmus.Unparen(e).(*litmus.CallExpr); ok {
 		cp.call(call, r)
 		return
 	}
-	if u, ok := unparen(e).(*litmus.UnaryExpr); ok && u.Op == "*" {
+	if u, ok := litmus.Unparen(e).(*litmus.UnaryExpr); ok && u.Op == "*" {
 		cp.emit(instr{op: opLoad, dst: r, addr: cp.value(u.X), pos: pos, text: text})
 		return
 	}
@@ -222,12 +222,12 @@ func (cp *cproc) value(e litmus.Expr) *expr {
 	case *litmus.UnaryExpr:
 		switch e.Op {
 		case "&":
-			if id, ok := unparen(e.X).(*litmus.Ident); ok {
+			if id, ok := litmus.Unparen(e.X).(*litmus.Ident); ok {
 				if i, ok := cp.p.byName[id.Name]; ok {
 					return &expr{kind: exConst, v: cp.p.locs[i].addr, pos: e.Pos()}
 				}
 			}
-			if u, ok := unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
+			if u, ok := litmus.Unparen(e.X).(*litmus.UnaryExpr); ok && u.Op == "*" {
 				return cp.value(u.X)
 			}
 			cp.errorf(e.Pos(), "cannot take the address of %s", exprString(e.X))
@@ -255,7 +255,7 @@ func (cp *cproc) value(e litmus.Expr) *expr {
 
 // lvalAddr compiles an ArgLval argument (*p, or x[i]) to its address.
 func (cp *cproc) lvalAddr(e litmus.Expr) *expr {
-	switch x := unparen(e).(type) {
+	switch x := litmus.Unparen(e).(type) {
 	case *litmus.UnaryExpr:
 		if x.Op == "*" {
 			return cp.value(x.X)
@@ -460,21 +460,6 @@ func rmwRet(r litmus.Ret) retKind {
 		return retSuccess
 	}
 	return retValue
-}
-
-// unparen strips parentheses and casts: the models have one kind of
-// value, so (int **)r is r.
-func unparen(e litmus.Expr) litmus.Expr {
-	for {
-		switch p := e.(type) {
-		case *litmus.ParenExpr:
-			e = p.X
-		case *litmus.CastExpr:
-			e = p.X
-		default:
-			return e
-		}
-	}
 }
 
 // exprString prints a C expression for traces and messages.
