@@ -192,76 +192,21 @@ func TestCorpusInclusion(t *testing.T) {
 // a primitive (no plain *x = v or r = *x): such a test has no data race.
 func markedOnly(t *litmus.Test) bool {
 	ok := true
-	var expr func(e litmus.Expr)
-	expr = func(e litmus.Expr) {
-		switch e := e.(type) {
-		case *litmus.UnaryExpr:
-			if e.Op == "*" {
-				ok = false
-			}
-			expr(e.X)
-		case *litmus.BinaryExpr:
-			expr(e.X)
-			expr(e.Y)
-		case *litmus.ParenExpr:
-			expr(e.X)
-		case *litmus.CastExpr:
-			expr(e.X)
-		case *litmus.CondExpr:
-			expr(e.Cond)
-			expr(e.X)
-			expr(e.Y)
-		case *litmus.CallExpr:
-			// Arguments of primitives are the marked accesses themselves.
-		}
-	}
-	var stmt func(s litmus.Stmt)
-	stmt = func(s litmus.Stmt) {
-		switch s := s.(type) {
-		case *litmus.BlockStmt:
-			for _, x := range s.List {
-				stmt(x)
-			}
-		case *litmus.DeclStmt:
-			if s.Init != nil {
-				expr(s.Init)
-			}
-		case *litmus.AssignStmt:
-			expr(s.LHS)
-			if s.RHS != nil {
-				expr(s.RHS)
-			}
-		case *litmus.ExprStmt:
-			expr(s.X)
-		case *litmus.IfStmt:
-			expr(s.Cond)
-			stmt(s.Then)
-			if s.Else != nil {
-				stmt(s.Else)
-			}
-		case *litmus.WhileStmt:
-			expr(s.Cond)
-			stmt(s.Body)
-		case *litmus.DoWhileStmt:
-			expr(s.Cond)
-			stmt(s.Body)
-		case *litmus.ForStmt:
-			if s.Init != nil {
-				stmt(s.Init)
-			}
-			if s.Cond != nil {
-				expr(s.Cond)
-			}
-			if s.Post != nil {
-				stmt(s.Post)
-			}
-			stmt(s.Body)
-		}
-	}
 	for _, p := range t.Procs {
-		if p.Body != nil {
-			stmt(p.Body)
+		if p.Body == nil {
+			continue
 		}
+		litmus.Inspect(p.Body, func(n litmus.Node) bool {
+			switch n := n.(type) {
+			case *litmus.UnaryExpr:
+				if n.Op == "*" {
+					ok = false
+				}
+			case *litmus.CallExpr:
+				return false // the arguments of primitives are the marked accesses themselves
+			}
+			return true
+		})
 	}
 	return ok
 }

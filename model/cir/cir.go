@@ -162,81 +162,18 @@ func (f *cfront) namedSlot(name string) int {
 // scanRegs gives every register of the body a slot, in order of first
 // appearance, before any temporary.
 func (f *cfront) scanRegs(s litmus.Stmt) {
-	var expr func(e litmus.Expr)
-	expr = func(e litmus.Expr) {
-		switch e := e.(type) {
-		case *litmus.Ident:
-			if f.isReg(e.Name) {
-				f.namedSlot(e.Name)
-			}
-		case *litmus.UnaryExpr:
-			expr(e.X)
-		case *litmus.BinaryExpr:
-			expr(e.X)
-			expr(e.Y)
-		case *litmus.CondExpr:
-			expr(e.Cond)
-			expr(e.X)
-			expr(e.Y)
-		case *litmus.CallExpr:
-			for _, a := range e.Args {
-				expr(a)
-			}
-		case *litmus.ParenExpr:
-			expr(e.X)
-		case *litmus.IndexExpr:
-			expr(e.X)
-			expr(e.Index)
-		case *litmus.CastExpr:
-			expr(e.X)
-		}
-	}
-	var stmt func(s litmus.Stmt)
-	stmt = func(s litmus.Stmt) {
-		switch s := s.(type) {
-		case *litmus.BlockStmt:
-			for _, x := range s.List {
-				stmt(x)
-			}
+	litmus.Inspect(s, func(n litmus.Node) bool {
+		switch n := n.(type) {
 		case *litmus.DeclStmt:
-			f.locals[s.Name.Name] = true
-			f.namedSlot(s.Name.Name)
-			if s.Init != nil {
-				expr(s.Init)
+			f.locals[n.Name.Name] = true
+			f.namedSlot(n.Name.Name)
+		case *litmus.Ident:
+			if f.isReg(n.Name) {
+				f.namedSlot(n.Name)
 			}
-		case *litmus.AssignStmt:
-			expr(s.LHS)
-			if s.RHS != nil {
-				expr(s.RHS)
-			}
-		case *litmus.ExprStmt:
-			expr(s.X)
-		case *litmus.IfStmt:
-			expr(s.Cond)
-			stmt(s.Then)
-			if s.Else != nil {
-				stmt(s.Else)
-			}
-		case *litmus.WhileStmt:
-			expr(s.Cond)
-			stmt(s.Body)
-		case *litmus.DoWhileStmt:
-			stmt(s.Body)
-			expr(s.Cond)
-		case *litmus.ForStmt:
-			if s.Init != nil {
-				stmt(s.Init)
-			}
-			if s.Cond != nil {
-				expr(s.Cond)
-			}
-			if s.Post != nil {
-				stmt(s.Post)
-			}
-			stmt(s.Body)
 		}
-	}
-	stmt(s)
+		return true
+	})
 }
 
 func (f *cfront) emit(in Instr) { f.th.Code = append(f.th.Code, in) }
