@@ -4,14 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
 	"github.com/litmus-dev/litmus/litmus"
-	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/lkmm"
 )
@@ -38,47 +36,13 @@ func TestHoistingMatchesInPlace(t *testing.T) {
 	inPlace, err := LoadConfig(cfg, Options{noHoist: true})
 	require.NoError(t, err)
 	require.Less(t, len(inPlace.prog), len(hoisted.prog), "linux-kernel.cat has fixed parts to lift")
-	for _, f := range corpusCTests(t) {
-		src, err := os.ReadFile(f)
-		require.NoError(t, err)
-		test, err := litmus.Parse(f, src)
-		require.NoError(t, err)
-		p, err := lkmm.Program(test, 0)
-		if err != nil {
-			continue
-		}
+	for _, p := range corpusCPrograms(t, -1) {
 		compareModels(t, hoisted, inPlace, p)
 	}
-	libs := map[litmus.Arch]string{litmus.ArchAArch64: "aarch64.cat", litmus.ArchRISCV: "riscv.cat", litmus.ArchPPC: "ppc.cat"}
-	type pair struct{ hoisted, inPlace *Model }
-	models := map[litmus.Arch]pair{}
-	for a, name := range libs {
-		h, err := LoadLib(name, Options{})
-		require.NoError(t, err)
-		ip, err := LoadLib(name, Options{noHoist: true})
-		require.NoError(t, err)
-		models[a] = pair{h, ip}
+	hoistedLib, inPlaceLib := libModels(t, Options{}), libModels(t, Options{noHoist: true})
+	for _, p := range corpusAsmPrograms(t) {
+		compareModels(t, hoistedLib[p.Test.Arch], inPlaceLib[p.Test.Arch], p)
 	}
-	n := 0
-	filepath.Walk(filepath.Join(corpus, "arch"), func(path string, info os.FileInfo, err error) error {
-		if err != nil || !strings.HasSuffix(path, ".litmus") || n >= 150 {
-			return nil
-		}
-		src, _ := os.ReadFile(path)
-		test, err := litmus.Parse(path, src)
-		if err != nil {
-			return nil
-		}
-		p, err := arch.Program(test, arch.Options{})
-		if err != nil {
-			return nil
-		}
-		n++
-		m := models[test.Arch]
-		compareModels(t, m.hoisted, m.inPlace, p)
-		return nil
-	})
-	require.Greater(t, n, 100)
 }
 
 func compareModels(t *testing.T, a, b *Model, p *axiom.Program) {
@@ -131,15 +95,8 @@ func TestMapMatchesCatDefinition(t *testing.T) {
 	m, err := load("map.cat", []byte(mapModel), Options{Bell: bell, Variants: []string{"lkmmv2"}})
 	require.NoError(t, err)
 	controls := 0
-	for _, f := range corpusCTests(t)[:40] {
-		src, err := os.ReadFile(f)
-		require.NoError(t, err)
-		test, err := litmus.Parse(f, src)
-		require.NoError(t, err)
-		p, err := lkmm.Program(test, 0)
-		if err != nil {
-			continue
-		}
+	for _, p := range corpusCPrograms(t, 40) {
+		f := p.Test.Name
 		res, err := m.Check(context.Background(), p, CheckOptions{})
 		require.NoError(t, err, f)
 		require.Positive(t, res.Positive+res.Negative, f)
@@ -246,15 +203,8 @@ func TestTopLevelBindings(t *testing.T) {
 	}
 	m, err := load("bindings.cat", []byte(bindingsModel), Options{Bell: bell, Variants: []string{"lkmmv2"}})
 	require.NoError(t, err)
-	for _, f := range corpusCTests(t)[:40] {
-		src, err := os.ReadFile(f)
-		require.NoError(t, err)
-		test, err := litmus.Parse(f, src)
-		require.NoError(t, err)
-		p, err := lkmm.Program(test, 0)
-		if err != nil {
-			continue
-		}
+	for _, p := range corpusCPrograms(t, 40) {
+		f := p.Test.Name
 		res, err := m.Check(context.Background(), p, CheckOptions{})
 		require.NoError(t, err, f)
 		require.Positive(t, res.Positive+res.Negative, f)

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/arch"
+	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/lkmm"
 )
 
@@ -36,6 +38,59 @@ func corpusCTests(t testing.TB) []string {
 	})
 	require.NoError(t, err)
 	return files
+}
+
+// corpusCPrograms returns the programs of the first n corpus C tests
+// (all when n < 0) that the LKMM front end gives a meaning to.
+func corpusCPrograms(t testing.TB, n int) []*axiom.Program {
+	files := corpusCTests(t)
+	if n >= 0 && n < len(files) {
+		files = files[:n]
+	}
+	var out []*axiom.Program
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		test, err := litmus.Parse(f, src)
+		require.NoError(t, err)
+		if p, err := lkmm.Program(test, 0); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// corpusAsmPrograms returns the programs of the first 150 corpus assembly
+// tests that the built-in architecture models read.
+func corpusAsmPrograms(t testing.TB) []*axiom.Program {
+	var out []*axiom.Program
+	filepath.Walk(filepath.Join(corpus, "arch"), func(path string, info os.FileInfo, err error) error {
+		if err != nil || !strings.HasSuffix(path, ".litmus") || len(out) >= 150 {
+			return nil
+		}
+		src, _ := os.ReadFile(path)
+		test, err := litmus.Parse(path, src)
+		if err != nil {
+			return nil
+		}
+		if p, err := arch.Program(test, arch.Options{}); err == nil {
+			out = append(out, p)
+		}
+		return nil
+	})
+	require.Greater(t, len(out), 100)
+	return out
+}
+
+// libModels loads the built-in architecture models, by dialect.
+func libModels(t testing.TB, opt Options) map[litmus.Arch]*Model {
+	out := map[litmus.Arch]*Model{}
+	for a, name := range map[litmus.Arch]string{litmus.ArchAArch64: "aarch64.cat", litmus.ArchRISCV: "riscv.cat", litmus.ArchPPC: "ppc.cat"} {
+		m, err := LoadLib(name, opt)
+		require.NoError(t, err)
+		out[a] = m
+	}
+	return out
 }
 
 // TestLinuxKernelCatMatchesNative runs the kernel's own linux-kernel.cat

@@ -2,17 +2,11 @@ package interp
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/litmus-dev/litmus/litmus"
-	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
-	"github.com/litmus-dev/litmus/model/lkmm"
 )
 
 // TestShortcutsMatchPlain checks that the enumeration's shortcuts (the
@@ -25,43 +19,13 @@ func TestShortcutsMatchPlain(t *testing.T) {
 		t.Skip("slow")
 	}
 	m := corpusLKMM(t)
-	for _, f := range corpusCTests(t) {
-		src, err := os.ReadFile(f)
-		require.NoError(t, err)
-		test, err := litmus.Parse(f, src)
-		require.NoError(t, err)
-		p, err := lkmm.Program(test, 0)
-		if err != nil {
-			continue
-		}
+	for _, p := range corpusCPrograms(t, -1) {
 		comparePlain(t, m, p)
 	}
-	libs := map[litmus.Arch]string{litmus.ArchAArch64: "aarch64.cat", litmus.ArchRISCV: "riscv.cat", litmus.ArchPPC: "ppc.cat"}
-	models := map[litmus.Arch]*Model{}
-	for a, name := range libs {
-		lm, err := LoadLib(name, Options{})
-		require.NoError(t, err)
-		models[a] = lm
+	models := libModels(t, Options{})
+	for _, p := range corpusAsmPrograms(t) {
+		comparePlain(t, models[p.Test.Arch], p)
 	}
-	n := 0
-	filepath.Walk(filepath.Join(corpus, "arch"), func(path string, info os.FileInfo, err error) error {
-		if err != nil || !strings.HasSuffix(path, ".litmus") || n >= 150 {
-			return nil
-		}
-		src, _ := os.ReadFile(path)
-		test, err := litmus.Parse(path, src)
-		if err != nil {
-			return nil
-		}
-		p, err := arch.Program(test, arch.Options{})
-		if err != nil {
-			return nil
-		}
-		n++
-		comparePlain(t, models[test.Arch], p)
-		return nil
-	})
-	require.Greater(t, n, 100)
 }
 
 func comparePlain(t *testing.T, m *Model, p *axiom.Program) {
