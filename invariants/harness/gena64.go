@@ -524,21 +524,8 @@ func expandA64Row(a *a64asm, insns []kmap.Insn, bind map[string]areg, t *a64Thre
 		}
 	}
 	find := func(at int, ref string) (int, bool, error) {
-		name, dir := ref[:len(ref)-1], ref[len(ref)-1]
-		if dir == 'b' {
-			for j := at; j >= 0; j-- {
-				if insns[j].Label == name {
-					return defs[j], true, nil
-				}
-			}
-		} else {
-			for j := at + 1; j < len(insns); j++ {
-				if insns[j].Label == name {
-					return defs[j], false, nil
-				}
-			}
-		}
-		return 0, false, fmt.Errorf("no label %s", ref)
+		j, back, err := kmap.LabelTarget(insns, at, ref)
+		return defs[j], back, err
 	}
 	for i, in := range insns {
 		if in.Label != "" {
@@ -550,7 +537,7 @@ func expandA64Row(a *a64asm, insns []kmap.Insn, bind map[string]areg, t *a64Thre
 		var ops []a64Operand
 		target, back := 0, false
 		for _, arg := range in.Args {
-			if isLabelRef(arg) {
+			if kmap.IsLabelRef(arg) {
 				var err error
 				if target, back, err = find(i, arg); err != nil {
 					return err

@@ -279,7 +279,7 @@ func (ct *cThread) spins(arch kmap.Arch) bool {
 			continue
 		}
 		for _, x := range insns {
-			if (x.Op == "jmp" || x.Op == "b") && len(x.Args) == 1 && strings.HasSuffix(x.Args[0], "b") && isLabelRef(x.Args[0]) {
+			if (x.Op == "jmp" || x.Op == "b") && len(x.Args) == 1 && strings.HasSuffix(x.Args[0], "b") && kmap.IsLabelRef(x.Args[0]) {
 				return true
 			}
 		}
@@ -311,21 +311,8 @@ func expandX86Row(a *x86asm, insns []kmap.Insn, bind map[string]xop, t *x86Threa
 		}
 	}
 	find := func(at int, ref string) (int, bool, error) {
-		name, dir := ref[:len(ref)-1], ref[len(ref)-1]
-		if dir == 'b' {
-			for j := at; j >= 0; j-- {
-				if insns[j].Label == name {
-					return defs[j], true, nil
-				}
-			}
-		} else {
-			for j := at + 1; j < len(insns); j++ {
-				if insns[j].Label == name {
-					return defs[j], false, nil
-				}
-			}
-		}
-		return 0, false, fmt.Errorf("no label %s", ref)
+		j, back, err := kmap.LabelTarget(insns, at, ref)
+		return defs[j], back, err
 	}
 	for i, in := range insns {
 		if in.Label != "" {
@@ -337,7 +324,7 @@ func expandX86Row(a *x86asm, insns []kmap.Insn, bind map[string]xop, t *x86Threa
 		var ops []xop
 		target, back := 0, false
 		for _, arg := range in.Args {
-			if isLabelRef(arg) {
+			if kmap.IsLabelRef(arg) {
 				var err error
 				target, back, err = find(i, arg)
 				if err != nil {
@@ -363,18 +350,6 @@ func expandX86Row(a *x86asm, insns []kmap.Insn, bind map[string]xop, t *x86Threa
 		}
 	}
 	return nil
-}
-
-func isLabelRef(s string) bool {
-	if len(s) < 2 {
-		return false
-	}
-	d := s[len(s)-1]
-	if d != 'b' && d != 'f' {
-		return false
-	}
-	_, err := strconv.Atoi(s[:len(s)-1])
-	return err == nil
 }
 
 // x86RegByName maps AT&T register names (without %) to register and size.

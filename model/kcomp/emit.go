@@ -392,21 +392,8 @@ func (e *emitter) prim(in cir.Instr) {
 		}
 	}
 	find := func(at int, ref string) (name string, back bool, ok bool) {
-		num, dir := ref[:len(ref)-1], ref[len(ref)-1]
-		if dir == 'b' {
-			for j := at; j >= 0; j-- {
-				if insns[j].Label == num {
-					return defs[j], true, true
-				}
-			}
-			return "", false, false
-		}
-		for j := at + 1; j < len(insns); j++ {
-			if insns[j].Label == num {
-				return defs[j], false, true
-			}
-		}
-		return "", false, false
+		j, back, err := kmap.LabelTarget(insns, at, ref)
+		return defs[j], back, err == nil
 	}
 	for i, x := range insns {
 		if x.Label != "" {
@@ -417,7 +404,7 @@ func (e *emitter) prim(in cir.Instr) {
 		}
 		var ops []string
 		for _, a := range x.Args {
-			if isLabelRef(a) {
+			if kmap.IsLabelRef(a) {
 				name, back, ok := find(i, a)
 				if !ok {
 					e.fail(fmt.Errorf("kmap %s %s: %s: no label %s", c.tg.Map, in.Prim, x, a))
@@ -453,17 +440,4 @@ func rowUses(insns []kmap.Insn, ph string) bool {
 		}
 	}
 	return false
-}
-
-// isLabelRef reports whether a is a numeric label reference: "1b", "2f".
-func isLabelRef(a string) bool {
-	if len(a) < 2 || (a[len(a)-1] != 'b' && a[len(a)-1] != 'f') {
-		return false
-	}
-	for _, r := range a[:len(a)-1] {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

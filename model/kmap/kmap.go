@@ -196,6 +196,42 @@ type Insn struct {
 }
 
 // String prints the instruction as it is written in a row.
+// IsLabelRef reports whether a is a reference to a numeric local label:
+// "1b" (the nearest definition of 1 before), "2f" (the nearest after).
+func IsLabelRef(a string) bool {
+	if len(a) < 2 || (a[len(a)-1] != 'b' && a[len(a)-1] != 'f') {
+		return false
+	}
+	for _, r := range a[:len(a)-1] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// LabelTarget returns the index in insns of the instruction that defines
+// the local label ref names from instruction at ("Nb": the nearest
+// definition of N at or before at; "Nf": the nearest after), and whether
+// the branch goes back.
+func LabelTarget(insns []Insn, at int, ref string) (int, bool, error) {
+	name, back := ref[:len(ref)-1], ref[len(ref)-1] == 'b'
+	if back {
+		for j := at; j >= 0; j-- {
+			if insns[j].Label == name {
+				return j, true, nil
+			}
+		}
+	} else {
+		for j := at + 1; j < len(insns); j++ {
+			if insns[j].Label == name {
+				return j, false, nil
+			}
+		}
+	}
+	return 0, back, fmt.Errorf("no label %s", ref)
+}
+
 func (in Insn) String() string {
 	var b strings.Builder
 	if in.Label != "" {

@@ -156,3 +156,26 @@ func TestHint(t *testing.T) {
 		require.Equal(t, c.hint, Hint(c.a, insns[0]), "%s %q", c.a, c.code)
 	}
 }
+
+// TestLabelTarget: "Nb" names the nearest definition of N at or before
+// the branch, "Nf" the nearest after; other operands are no references.
+func TestLabelTarget(t *testing.T) {
+	insns := []Insn{{Label: "1", Op: "ldxr"}, {Op: "cbnz", Args: []string{"1b"}}, {Label: "1", Op: "nop"}, {Op: "b", Args: []string{"1b"}}, {Op: "b", Args: []string{"2f"}}, {Label: "2"}}
+	for _, c := range []struct {
+		at   int
+		ref  string
+		want int
+		back bool
+	}{{1, "1b", 0, true}, {3, "1b", 2, true}, {0, "1f", 2, false}, {4, "2f", 5, false}} {
+		j, back, err := LabelTarget(insns, c.at, c.ref)
+		require.NoError(t, err)
+		require.Equal(t, c.want, j, "%d %s", c.at, c.ref)
+		require.Equal(t, c.back, back)
+	}
+	_, _, err := LabelTarget(insns, 4, "3b")
+	require.Error(t, err)
+	require.True(t, IsLabelRef("12b"))
+	require.False(t, IsLabelRef("b"))
+	require.False(t, IsLabelRef("x1f"))
+	require.False(t, IsLabelRef("#1"))
+}
