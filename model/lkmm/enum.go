@@ -159,22 +159,28 @@ func (s *search) combine(all [][]trace, pick []*trace, i int) {
 		tr := &all[i][k]
 		acc := s.acc[i+1]
 		copy(acc, s.acc[i])
-		for w := range acc {
-			acc[w] |= tr.writes[w]
-		}
-		ok := true
-		for _, v := range tr.needs {
-			if !acc.Has(v) && !s.future[i+1].Has(v) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
+		if !s.admits(acc, tr, i) {
 			continue
 		}
 		pick[i] = tr
 		s.combine(all, pick, i+1)
 	}
+}
+
+// admits adds to acc, the (location, value) pairs written by the traces
+// chosen for threads before i, those trace tr of thread i writes, and
+// reports whether every value tr's reads need is written by a chosen
+// trace or may be by a later thread's.
+func (s *search) admits(acc Set, tr *trace, i int) bool {
+	for w := range acc {
+		acc[w] |= tr.writes[w]
+	}
+	for _, v := range tr.needs {
+		if !acc.Has(v) && !s.future[i+1].Has(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // poll counts a step of the search and, every thousand, checks the

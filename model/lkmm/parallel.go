@@ -175,17 +175,7 @@ func (s *search) prefixes(all [][]trace, want int) (int, []prefix) {
 			for k := range all[i] {
 				tr := &all[i][k]
 				next := acc.Clone()
-				for w := range next {
-					next[w] |= tr.writes[w]
-				}
-				ok := true
-				for _, v := range tr.needs {
-					if !next.Has(v) && !s.future[i+1].Has(v) {
-						ok = false
-						break
-					}
-				}
-				if ok {
+				if s.admits(next, tr, i) {
 					pick[i] = tr
 					rec(i+1, next)
 				}
