@@ -361,14 +361,23 @@ func writeExpr(b *strings.Builder, e Expr) {
 
 // x86Table prints the code as aligned columns.
 func (pr *printer) x86Table() {
+	pr.columns(func(p *Proc) (cells []string) {
+		for _, in := range p.Code {
+			cells = append(cells, InstrString(in))
+		}
+		return cells
+	})
+}
+
+// columns prints one column per thread, headed P<id>, its cells the
+// strings cells returns for the thread, aligned and separated by "|",
+// each row ending in " ;" as herd writes assembly and LISA code.
+func (pr *printer) columns(cells func(p *Proc) []string) {
 	t := pr.t
 	cols := make([][]string, len(t.Procs))
 	rows := 0
 	for i, p := range t.Procs {
-		cols[i] = append(cols[i], fmt.Sprintf("P%d", p.ID))
-		for _, in := range p.Code {
-			cols[i] = append(cols[i], InstrString(in))
-		}
+		cols[i] = append([]string{fmt.Sprintf("P%d", p.ID)}, cells(p)...)
 		rows = max(rows, len(cols[i]))
 	}
 	widths := make([]int, len(cols))

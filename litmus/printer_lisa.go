@@ -1,43 +1,16 @@
 package litmus
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // lisaTable prints LISA code as aligned columns, one instruction per row,
 // in herd's spelling: brackets after r, w, f, rmw and b even when empty.
 func (pr *printer) lisaTable() {
-	t := pr.t
-	cols := make([][]string, len(t.Procs))
-	rows := 0
-	for i, p := range t.Procs {
-		cols[i] = append(cols[i], fmt.Sprintf("P%d", p.ID))
+	pr.columns(func(p *Proc) (cells []string) {
 		for _, in := range p.LISA {
-			cols[i] = append(cols[i], LISAInstrString(in))
+			cells = append(cells, LISAInstrString(in))
 		}
-		rows = max(rows, len(cols[i]))
-	}
-	widths := make([]int, len(cols))
-	for i, c := range cols {
-		for _, s := range c {
-			widths[i] = max(widths[i], len(s))
-		}
-	}
-	for r := 0; r < rows; r++ {
-		var line strings.Builder
-		for i, c := range cols {
-			s := ""
-			if r < len(c) {
-				s = c[r]
-			}
-			if i > 0 {
-				line.WriteString(" |")
-			}
-			line.WriteString(" " + s + strings.Repeat(" ", widths[i]-len(s)))
-		}
-		pr.printf("%s ;\n", line.String())
-	}
+		return cells
+	})
 }
 
 // LISAInstrString formats one LISA instruction or label as herd prints it.
