@@ -229,7 +229,7 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 		}
 		in.needs(taint{r}, copyOf(r))
 		in.needs(vt, vf)
-		in.emit(event{kind: evW, rmwR: -1, loc: loc, val: nv, addr: addr, data: vt.merge(taint{r}), vf: vfOp, pos: pos, prim: pr.Name})
+		in.emit(event{kind: evW, rmwR: -1, loc: loc, val: nv, addr: addr, data: vt.Merge(taint{r}), vf: vfOp, pos: pos, prim: pr.Name})
 		return intVal(0), nil, 0
 	}
 	old, ok := in.pick(loc)
@@ -279,7 +279,7 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 			nv = intVal(old.N + v.N)
 		}
 		nf = vfOp
-		vt = vt.merge(ut)
+		vt = vt.Merge(ut)
 	case litmus.RMWXchg:
 		nv, nf = v, vf
 	default:
@@ -334,7 +334,7 @@ func (in *interp) rmw(pr *litmus.Primitive, loc int, addr taint, operand func(in
 		// to the W*); xchg and cmpxchg write their operand.
 		data := vt
 		if pr.Op != litmus.RMWXchg && pr.Op != litmus.RMWCmpxchg {
-			data = data.merge(taint{r})
+			data = data.Merge(taint{r})
 		}
 		in.emit(event{kind: evW, rmwR: r, loc: loc, val: nv, tags: tags | tRMW, addr: addr, data: data, vf: nf, pos: pos, prim: pr.Name})
 	}

@@ -141,30 +141,4 @@ func (f vflow) read() int {
 }
 
 // taint is a sorted set of read indices a value depends on.
-type taint []int
-
-func (t taint) merge(u taint) taint {
-	if len(u) == 0 {
-		return t
-	}
-	if len(t) == 0 {
-		return u
-	}
-	out := make(taint, 0, len(t)+len(u))
-	i, j := 0, 0
-	for i < len(t) || j < len(u) {
-		switch {
-		case j >= len(u) || (i < len(t) && t[i] < u[j]):
-			out = append(out, t[i])
-			i++
-		case i >= len(t) || u[j] < t[i]:
-			out = append(out, u[j])
-			j++
-		default:
-			out = append(out, t[i])
-			i++
-			j++
-		}
-	}
-	return out
-}
+type taint = axiom.Taint

@@ -243,7 +243,7 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		// after the if statement do not (the LKMM's control
 		// dependencies end with the statement, explanation.txt).
 		saved := in.ctrl
-		in.ctrl = in.ctrl.merge(t)
+		in.ctrl = in.ctrl.Merge(t)
 		f := flowNormal
 		if c.Truth() {
 			f = in.stmt(s.Then)
@@ -299,7 +299,7 @@ func (in *interp) loop(init litmus.Stmt, cond litmus.Expr, post litmus.Stmt, bod
 				in.newVar()
 			}
 			c = in.branch(c, t)
-			in.ctrl = in.ctrl.merge(t)
+			in.ctrl = in.ctrl.Merge(t)
 			if !c.Truth() {
 				// herd built the body and the rest of the loop too.
 				if iter < in.loopBound {
@@ -350,7 +350,7 @@ func (in *interp) assign(s *litmus.AssignStmt) {
 			rhs = intVal(1)
 		}
 		v = in.binop(s.OpPos, op, old, rhs)
-		t = ot.merge(rt)
+		t = ot.Merge(rt)
 		f = in.opFlow(op, old, ot, of, rhs, rt, rf)
 		in.newVar()
 	} else {
@@ -473,7 +473,7 @@ func (in *interp) branch(c Val, t taint) Val {
 // depends on none (f is 0).
 func (in *interp) needs(t taint, f vflow) {
 	if f != 0 && len(t) > 0 {
-		in.need = in.need.merge(t)
+		in.need = in.need.Merge(t)
 	}
 }
 
@@ -638,14 +638,14 @@ func (in *interp) expr1(e litmus.Expr) (Val, taint, vflow) {
 		switch e.Op {
 		case "&&", "||":
 			if isTop(x) || isTop(y) {
-				return top, tx.merge(ty), f
+				return top, tx.Merge(ty), f
 			}
 			if e.Op == "&&" {
-				return boolVal(x.Truth() && y.Truth()), tx.merge(ty), f
+				return boolVal(x.Truth() && y.Truth()), tx.Merge(ty), f
 			}
-			return boolVal(x.Truth() || y.Truth()), tx.merge(ty), f
+			return boolVal(x.Truth() || y.Truth()), tx.Merge(ty), f
 		}
-		return in.binop(e.OpPos, e.Op, x, y), tx.merge(ty), f
+		return in.binop(e.OpPos, e.Op, x, y), tx.Merge(ty), f
 	case *litmus.CondExpr:
 		c, tc := in.expr(e.Cond)
 		fc := in.nd
@@ -667,7 +667,7 @@ func (in *interp) expr1(e litmus.Expr) (Val, taint, vflow) {
 			in.needs(t, f)
 			f = vfOp
 		}
-		return v, tc.merge(t), f
+		return v, tc.Merge(t), f
 	case *litmus.CallExpr:
 		v, t := in.call(e)
 		return v, t, in.nd

@@ -256,7 +256,7 @@ func (in *interp) lisaRun() {
 				// BellSem: the tested register feeds a commit event,
 				// which every later event depends on by ctrl.
 				r := in.lisaReg(op.in.Reg)
-				in.ctrl = in.ctrl.merge(r.t)
+				in.ctrl = in.ctrl.Merge(r.t)
 				in.nd = r.f
 				jump = in.branch(r.v, r.t).Truth()
 			}
@@ -308,9 +308,9 @@ func (in *interp) lisaRMW(op *lisaOp) {
 	}
 	vf := in.nd
 	if vf == vfOp {
-		data = data.merge(vt) // the reads the computed value needs
+		data = data.Merge(vt) // the reads the computed value needs
 	}
-	in.emit(event{kind: evW, rmwR: r, loc: loc, val: v, tags: op.tags | tRMW, addr: at.merge(vt), data: data, vf: vf, pos: op.in.Pos(), prim: lisaPrim(op.in)})
+	in.emit(event{kind: evW, rmwR: r, loc: loc, val: v, tags: op.tags | tRMW, addr: at.Merge(vt), data: data, vf: vf, pos: op.in.Pos(), prim: lisaPrim(op.in)})
 	in.regs[op.in.Reg] = &regVal{v: old, t: taint{r}, f: copyOf(r)}
 }
 
@@ -355,7 +355,7 @@ func (in *interp) lisaAddr(a *litmus.LISAAddr) (int, taint, bool) {
 		o, ot := in.lisaArg(a.Off)
 		f = in.opFlow("+", v, t, f, o, ot, in.nd)
 		v = in.binop(a.Off.Pos(), "+", v, o)
-		t = t.merge(ot)
+		t = t.Merge(ot)
 	}
 	if in.stopped() {
 		return 0, nil, false
@@ -385,7 +385,7 @@ func (in *interp) lisaExpr(e *litmus.LISAExpr, self string, val regVal) (Val, ta
 	}
 	y, ty := arg(e.Y)
 	fy := in.nd
-	t := tx.merge(ty)
+	t := tx.Merge(ty)
 	ops := map[string]string{"add": "+", "xor": "^", "and": "&", "eq": "==", "neq": "!="}
 	in.nd = in.opFlow(ops[e.Op], x, tx, fx, y, ty, fy)
 	if isTop(x) || isTop(y) {
