@@ -16,9 +16,9 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 go build -o "$T/litmus" ./cmd/litmus
 if [ $# -eq 0 ]; then
-	set -- invariants/harness/testdata/SB.litmus invariants/harness/testdata/MP.litmus \
-		invariants/harness/testdata/LB.litmus invariants/harness/testdata/2+2W.litmus \
-		invariants/harness/testdata/SB+mfences.litmus invariants/harness/testdata/IRIW.litmus
+	set -- internal/harness/testdata/SB.litmus internal/harness/testdata/MP.litmus \
+		internal/harness/testdata/LB.litmus internal/harness/testdata/2+2W.litmus \
+		internal/harness/testdata/SB+mfences.litmus internal/harness/testdata/IRIW.litmus
 fi
 # fields NAME OUTPUT: iterations seconds positive, from litmus7's format.
 fields() {

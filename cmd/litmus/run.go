@@ -2,547 +2,553 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
+	"encoding/json"
+	"flag"
 	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
-	"regexp"
-	"runtime"
-	"runtime/debug"
-	"slices"
+	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/litmus-dev/litmus/internal/harness"
+	"github.com/litmus-dev/litmus/internal/hw"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
 )
 
-// runOptions are the flags shared by the commands that run the models.
-type runOptions struct {
-	models    string
-	cats      []string // --cat files
-	includes  []string // -I directories for --cat
-	modelDir  string   // --model-dir
-	maxStates int
-	timeout   time.Duration
-	maxMemory int // MiB
-	jobs      int
-
-	// prims is the primitive table of the kernel tree's macro file
-	// (linux-kernel.def beside --model-dir's model, or named by a --cat
-	// .cfg's macros line); nil for the built-in one. loadPrims sets it.
-	prims litmus.Table
-	// primsFile and primsHash name the macro file and the SHA-256 of its
-	// contents, for the log.
-	primsFile, primsHash string
+// runHWOptions are run's flags.
+type runHWOptions struct {
+	h            harness.Options
+	cpus         string
+	layout       string
+	affinity     string
+	sync         string
+	models       string
+	maxStates    int
+	modelTimeout time.Duration
+	json         bool
 }
 
-// loadPrims reads the macro file that --model-dir or a --cat .cfg names,
-// if any, into o.prims: C tests are then parsed and checked with the
-// kernel tree's own table of primitives.
-func (o *runOptions) loadPrims() error {
-	var cfgs []string
-	if o.modelDir != "" {
-		cfgs = append(cfgs, filepath.Join(o.modelDir, "linux-kernel.cfg"))
-	}
-	for _, c := range o.cats {
-		if strings.HasSuffix(c, ".cfg") {
-			cfgs = append(cfgs, c)
-		}
-	}
-	var def string
-	for _, cfg := range cfgs {
-		d, err := macrosOf(cfg)
-		if err != nil {
-			return err
-		}
-		switch {
-		case d == "":
-		case def == "":
-			def = d
-		case d != def:
-			return fmt.Errorf("%s and %s: two macro files for C primitives; check against one kernel tree at a time", def, d)
-		}
-	}
-	if def == "" {
-		return nil
-	}
-	src, err := os.ReadFile(def)
-	if err != nil {
-		return err
-	}
-	t, err := litmus.ParseDef(def, src)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256(src)
-	o.prims, o.primsFile, o.primsHash = t, def, hex.EncodeToString(sum[:])
-	return nil
+var runHWFlags runHWOptions
+
+func init() {
+	register(&Command{
+		Name:      "run",
+		UsageLine: "run [flags] FILE|DIR...",
+		Short:     "run litmus tests on this machine's cores and compare with a model",
+		Long: `
+Run runs each test many times on this machine's cores, as herdtools' litmus7
+and klitmus7 do, prints the histogram of the final states it saw in
+litmus7's format, and holds the model to it: beside each state, whether the
+model allows it. An observed state that the model forbids is a failure (exit
+1): the model, the kernel mapping or the hardware is wrong. The states the
+model allows but the run never saw are listed; a relaxed outcome may need
+more iterations, other stress options, or a bigger machine.
+
+X86 and X86_64 tests run instruction for instruction (on x86-64). Kernel C
+tests run through the kernel's own mapping of each primitive to
+instructions (READ_ONCE a plain load, smp_mb() a locked add on x86-64 or DMB
+ISH on arm64, ...: the rows of model/kmap, each with the kernel header it
+was read from) on x86-64 and arm64. Each thread is machine code generated for the test and runs a
+whole batch of instances without Go code between its accesses. Tests the
+mapping cannot express (RCU and SRCU grace periods) are reported as "not
+supported by run" and skipped.
+
+The stress options are litmus7's, printed with every result so that a run
+can be reproduced. Each thread is pinned to a CPU; with more threads than
+CPUs they time-share, and the output says so.
+
+Flags:
+	--iterations N   instances to run in all (default 1000000)
+	--size N         instances per batch, each thread's one call of its code (default 1000)
+	--stride B       bytes between two instances of a location (default 64, a cache line each)
+	--layout L       apart: each location its own array of instances (default);
+	                 together: one instance's locations side by side (sharing a line)
+	--affinity A     incr: thread i on the i-th CPU (default); rotate: shift by one CPU
+	                 every batch; random: a new assignment every batch; none: no pinning
+	--cpus LIST      the CPUs to use, e.g. 0,1 or 0-3 (default: all this process may use)
+	--sync S         spin: a user-space barrier before every instance (default);
+	                 timebase: instance i starts at a cycle-counter deadline; none
+	--period T       timebase: counter ticks between instances (default: about 250 ns)
+	--delay N        random start delay per thread and instance, up to N loop iterations
+	--noise N        N threads writing memory on the CPUs the test does not use
+	--loop-bound N   loop back edges per thread and instance before it is abandoned (default 10000)
+	--atomics A      arm64: lse or llsc (default: what the CPU has)
+	--seed N         seed of the delays and random affinities (default 1)
+	--timeout D      stop each test's run after D, reporting what ran
+	--model M        models to hold the run to: a list, or all (default: tso for
+	                 X86 tests, tso,lkmm for C tests)
+	--max-states N, --model-timeout D   bounds of the model's search
+	--json           print one JSON object per test (see below)
+
+The JSON object has file, test, arch, machine, options (the flags as a
+string), threads, placement (the CPU of each thread), time_shared, noise,
+iterations, instances, abandoned, dropped, lost, filtered, states (each with
+state, count, holds, and allowed: model -> bool), positive, negative,
+observation, condition, ok, models (each with model, verdict, reason,
+forbidden_seen, allowed_unseen, error), elapsed_s, stopped and error.
+
+Exit status: 0 when every observed state is allowed; 1 when a model forbids
+an observed state; 2 for usage and input errors, and tests run does not
+support (after the other files have run).
+`,
+		SetFlags: func(fs *flag.FlagSet) {
+			f := &runHWFlags
+			*f = runHWOptions{}
+			fs.Int64Var(&f.h.Iterations, "iterations", 1_000_000, "instances to run in all")
+			fs.IntVar(&f.h.Size, "size", 1000, "instances per batch")
+			fs.IntVar(&f.h.Stride, "stride", 64, "bytes between two instances of a location")
+			fs.StringVar(&f.layout, "layout", "apart", "apart or together")
+			fs.StringVar(&f.affinity, "affinity", "incr", "incr, rotate, random or none")
+			fs.StringVar(&f.cpus, "cpus", "", "CPUs to use")
+			fs.StringVar(&f.sync, "sync", "spin", "spin, timebase or none")
+			fs.Int64Var(&f.h.Period, "period", 0, "timebase: counter ticks between instances")
+			fs.IntVar(&f.h.MaxDelay, "delay", 0, "random start delay, up to N loop iterations")
+			fs.IntVar(&f.h.Noise, "noise", 0, "noise writers on spare CPUs")
+			fs.IntVar(&f.h.LoopBound, "loop-bound", 10000, "loop back edges per instance")
+			fs.StringVar(&f.h.Atomics, "atomics", "", "arm64: lse or llsc")
+			fs.Uint64Var(&f.h.Seed, "seed", 1, "seed of delays and random affinities")
+			fs.DurationVar(&f.h.Timeout, "timeout", 0, "time limit per test's run")
+			fs.StringVar(&f.models, "model", "", "models to compare with")
+			fs.IntVar(&f.maxStates, "max-states", model.DefaultMaxStates, "state limit of the model's search")
+			fs.DurationVar(&f.modelTimeout, "model-timeout", 0, "time limit of the model's search")
+			fs.BoolVar(&f.json, "json", false, "print JSON")
+		},
+		Run: runHW,
+	})
 }
 
-// macrosOf returns the macro file a herd .cfg names (its "macros" line),
-// beside it; "" when it names none or the .cfg does not exist.
-func macrosOf(cfg string) (string, error) {
-	src, err := os.ReadFile(cfg)
-	if os.IsNotExist(err) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	for _, line := range strings.Split(string(src), "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == "macros" {
-			return filepath.Join(filepath.Dir(cfg), f[1]), nil
+// parseCPUs parses "0,1" or "0-3,6".
+func parseCPUs(s string) ([]int, error) {
+	var cpus []int
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("bad CPU list %q", s)
 		}
-	}
-	return "", nil
-}
-
-// modelOptions returns the search bounds as model.Options. It also sets
-// the Go runtime's soft memory limit to the cap, so that the garbage
-// collector keeps what the process holds under it for as long as the
-// live data fits: the searches then stop at the cap for their own data,
-// not for garbage not yet collected.
-func (o *runOptions) modelOptions() model.Options {
-	mem := uint64(o.maxMemory) << 20
-	if mem == 0 {
-		mem = model.DefaultMaxMemory
-	}
-	debug.SetMemoryLimit(int64(mem))
-	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem}
-}
-
-// parseModels turns --model into a list: one name, a comma-separated
-// list, or "all" for every model this build runs.
-func parseModels(s string) ([]model.Model, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "all":
-		var ms []model.Model
-		for _, m := range append(model.Models(), model.ArchModels()...) {
-			if model.Supported(m) {
-				ms = append(ms, m)
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, fmt.Errorf("bad CPU list %q", s)
 			}
 		}
-		return ms, nil
-	case "", "auto":
-		// Each test under its dialect's default model (model.Default).
-		return nil, nil
-	}
-	var ms []model.Model
-	seen := map[model.Model]bool{}
-	for _, part := range strings.Split(s, ",") {
-		m, err := model.ParseModel(part)
-		if err != nil {
-			return nil, err
-		}
-		if !model.Supported(m) {
-			return nil, fmt.Errorf("model %s is not supported by this build", m)
-		}
-		if !seen[m] {
-			seen[m] = true
-			ms = append(ms, m)
+		for c := a; c <= b; c++ {
+			cpus = append(cpus, c)
 		}
 	}
-	return ms, nil
+	return cpus, nil
 }
 
-// modelsFor returns the models a command checks test t under: those of
-// --model ("auto": the default of t's dialect) and of --cat and
-// --model-dir (alone when --model is not given).
-func modelsFor(o runOptions, t *litmus.Test) ([]model.Model, error) {
-	ms, err := parseModels(o.models)
+// modelCheck is a test's result under one model and its comparison with
+// the run.
+type modelCheck struct {
+	model     model.Model
+	res       *model.Result
+	err       error
+	allowed   map[string]bool
+	forbidden []string // observed states the model forbids
+	unseen    []string // allowed states never observed
+}
+
+func runHW(ctx context.Context, env *Env, args []string) int {
+	f := runHWFlags
+	if len(args) == 0 {
+		env.Errorf("usage: litmus run [flags] FILE|DIR...")
+		return exitUsage
+	}
+	o := f.h
+	var err error
+	if f.cpus != "" {
+		if o.CPUs, err = parseCPUs(f.cpus); err != nil {
+			env.Errorf("%v", err)
+			return exitUsage
+		}
+	}
+	switch f.layout {
+	case "apart":
+		o.Layout = harness.Apart
+	case "together":
+		o.Layout = harness.Together
+	default:
+		env.Errorf("unknown layout %q (want apart or together)", f.layout)
+		return exitUsage
+	}
+	if o.Affinity, err = harness.ParseAffinity(f.affinity); err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
+	if o.Sync, err = harness.ParseSync(f.sync); err != nil {
+		env.Errorf("%v", err)
+		return exitUsage
+	}
+	var models []model.Model
+	if f.models != "" {
+		if models, err = parseModels(f.models); err != nil {
+			env.Errorf("%v", err)
+			return exitUsage
+		}
+	}
+	arch, err := harness.HostArch(o.Atomics)
 	if err != nil {
-		return nil, err
+		env.Errorf("%v", err)
+		return exitUsage
 	}
-	cats, err := catModels(o)
+	files, errs := expandArgs(args)
+	code := exitOK
+	for _, err := range errs {
+		env.Errorf("%v", err)
+		code = exitUsage
+	}
+	if len(files) == 0 && code == exitOK {
+		env.Errorf("no .litmus files in %s", strings.Join(args, " "))
+		return exitUsage
+	}
+	enc := json.NewEncoder(env.Stdout)
+	machine := hw.Describe()
+	for i, file := range files {
+		c := runHWFile(ctx, env, file, models, f, o, arch, machine, enc, i > 0)
+		code = max(code, c)
+	}
+	return code
+}
+
+// runHWFile runs one file and prints its result; it returns the exit code.
+func runHWFile(ctx context.Context, env *Env, file string, models []model.Model, f runHWOptions, o harness.Options, arch, machine string, enc *json.Encoder, sep bool) int {
+	t, err := litmus.ParseFile(file)
 	if err != nil {
-		return nil, err
-	}
-	ms = append(ms, cats...)
-	if len(ms) == 0 {
-		ms = []model.Model{model.Default(t.Arch)}
-	}
-	return ms, nil
-}
-
-// catModels loads the models named by --cat and --model-dir.
-func catModels(o runOptions) ([]model.Model, error) {
-	var ms []model.Model
-	if o.modelDir != "" {
-		m, err := model.LoadKernel(o.modelDir)
-		if err != nil {
-			return nil, err
+		printInputError(env, file, err, nil)
+		if f.json {
+			writeRunJSONError(enc, file, "", arch, err)
 		}
-		ms = append(ms, m)
+		return exitUsage
 	}
-	for _, f := range o.cats {
-		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes})
-		if err != nil {
-			return nil, err
+	explicit := models != nil
+	if !explicit {
+		models = []model.Model{model.TSO}
+		if t.Arch == litmus.ArchC {
+			models = append(models, model.LKMM)
 		}
-		ms = append(ms, m)
 	}
-	return ms, nil
-}
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (l *stringList) String() string     { return strings.Join(*l, ",") }
-func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
-
-// fileResult is everything checked for one file.
-type fileResult struct {
-	file    string
-	test    *litmus.Test
-	err     error // parse error (a litmus.ErrorList) or read error
-	results []modelResult
-}
-
-// modelResult is one test under one model.
-type modelResult struct {
-	model  model.Model
-	res    *model.Result
-	err    error  // the model could not give the test a meaning
-	expect string // expected verdict, "" when none
-	// expectInv is "Violated" or "Holds" when the test says what its
-	// invariants should do, else "".
-	expectInv string
-	// expectRace is the kernel's "DATARACE" marker on the Result line:
-	// the LKMM is expected to flag a data race.
-	expectRace bool
-	// hasInvariants reports whether the test has invariant clauses.
-	hasInvariants bool
-	// hasFilter reports whether the test has a filter.
-	hasFilter bool
-}
-
-// verdictOK reports whether the verdict meets its expectation; ok is
-// meaningful only when has is true. A verdict over no final state meets no
-// expectation but DEADLOCK: Never and Always would hold vacuously.
-func (m *modelResult) verdictOK() (ok, has bool) {
-	if m.expect == "" || m.res == nil {
-		return false, false
+	code := exitOK
+	var checks []*modelCheck
+	for _, m := range models {
+		if m == model.LKMM && t.Arch != litmus.ArchC {
+			continue // the kernel's model speaks about C code
+		}
+		mc := &modelCheck{model: m}
+		mc.res, mc.err = model.Check(ctx, t, m, model.Options{MaxStates: f.maxStates, Timeout: f.modelTimeout, NoWitness: true})
+		if mc.err != nil && explicit {
+			printInputError(env, file, mc.err, nil)
+			code = exitUsage
+		}
+		checks = append(checks, mc)
 	}
-	if m.expectDeadlock() {
-		// The kernel's "Result: DEADLOCK" as judgelitmus.sh reads it:
-		// herd's Observation line ends in "Never 0 0", no execution
-		// reaches the end of the test (after the filter), whatever
-		// stops them (a lock taken twice, a filter no execution
-		// passes, an axiom).
-		return m.vacuous(), true
+	res, err := harness.Run(ctx, t, o)
+	if err != nil {
+		printInputError(env, file, err, nil)
+		if f.json {
+			writeRunJSONError(enc, file, t.Name, arch, err)
+		}
+		return exitUsage
 	}
-	return m.res.Verdict.String() == m.expect && !m.vacuous(), true
+	for _, mc := range checks {
+		compareRun(mc, res)
+		for _, s := range mc.forbidden {
+			env.Errorf("%s: FORBIDDEN by %s: %s was observed %d times: the model, the kernel mapping or the hardware is wrong",
+				file, mc.model, s, countOf(res, s))
+			code = max(code, exitCheck)
+		}
+	}
+	if f.json {
+		writeRunJSON(enc, file, t, arch, machine, res, checks)
+		return code
+	}
+	if sep {
+		fmt.Fprintln(env.Stdout)
+	}
+	writeRunText(env.Stdout, file, t, arch, machine, res, checks)
+	return code
 }
 
-// expectDeadlock reports whether the test expects "Result: DEADLOCK".
-func (m *modelResult) expectDeadlock() bool { return m.expect == "DEADLOCK" }
-
-// vacuous reports whether the search was complete and no execution
-// reached the end of the test (after the filter): zero final states, for
-// whatever reason (every execution dropped, stuck, filtered out or, under
-// LKMM, forbidden).
-func (m *modelResult) vacuous() bool {
-	r := m.res
-	return r != nil && r.Verdict != model.Unknown && r.Positive+r.Negative == 0
+func countOf(res *harness.Result, state string) int64 {
+	for _, s := range res.States {
+		if res.StateString(s) == state {
+			return s.Count
+		}
+	}
+	return 0
 }
 
-// vacuousWhy says, in words, why no execution reached the end.
-func (m *modelResult) vacuousWhy() string {
-	r := m.res
-	var why []string
-	if r.Stats.Dropped > 0 {
-		why = append(why, fmt.Sprintf("%d dead ends access a non-address", r.Stats.Dropped))
+// compareRun fills mc's comparison with res. A model that could not
+// answer (an error, or Unknown) compares nothing.
+func compareRun(mc *modelCheck, res *harness.Result) {
+	if mc.err != nil || mc.res.Verdict == model.Unknown {
+		return
 	}
-	if len(r.Stuck) > 0 {
-		why = append(why, "a thread can get stuck")
+	mc.allowed = map[string]bool{}
+	for _, s := range mc.res.States {
+		mc.allowed[s.String()] = true
+	}
+	seen := map[string]bool{}
+	for _, s := range res.States {
+		st := res.StateString(s)
+		seen[st] = true
+		if !mc.allowed[st] {
+			mc.forbidden = append(mc.forbidden, st)
+		}
+	}
+	for _, s := range mc.res.States {
+		if st := s.String(); !seen[st] {
+			mc.unseen = append(mc.unseen, st)
+		}
+	}
+}
+
+// litmus7's counters: for exists and ~exists, p_true counts the instances
+// where the proposition holds; for forall, where it fails.
+func pCounts(t *litmus.Test, res *harness.Result) (pTrue, pFalse int64) {
+	if t.Cond != nil && t.Cond.Quant == litmus.Forall {
+		return res.Negative, res.Positive
+	}
+	return res.Positive, res.Negative
+}
+
+// observation returns litmus7's Ok, the Witnesses numbers and the
+// Observation verdict with its two counts.
+func observation(t *litmus.Test, res *harness.Result) (ok bool, pos, neg int64, verdict string, obsTrue, obsFalse int64) {
+	pTrue, pFalse := pCounts(t, res)
+	exists := t.Cond == nil || t.Cond.Quant == litmus.Exists
+	if exists {
+		ok, pos, neg = pTrue > 0, pTrue, pFalse
+	} else {
+		ok, pos, neg = pTrue == 0, pFalse, pTrue
+	}
+	obsTrue, obsFalse = pTrue, pFalse
+	if t.Cond != nil && t.Cond.Quant == litmus.Forall {
+		obsTrue, obsFalse = pFalse, pTrue
 	}
 	switch {
-	case m.hasFilter && len(why) == 0:
-		why = append(why, "the filter excludes every final state")
-	case m.hasFilter:
-		why = append(why, "the filter excludes the others")
+	case obsTrue == 0:
+		verdict = "Never"
+	case obsFalse == 0:
+		verdict = "Always"
+	default:
+		verdict = "Sometimes"
 	}
-	if m.model == model.LKMM && len(why) == 0 {
-		why = append(why, "the model allows no execution")
+	return
+}
+
+func kindOf(t *litmus.Test) string {
+	if t.Cond == nil {
+		return "Allowed"
 	}
-	if len(why) == 0 {
+	return map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
+}
+
+func conditionOf(t *litmus.Test, checks []*modelCheck) string {
+	for _, mc := range checks {
+		if mc.res != nil && mc.res.Condition != "" {
+			return mc.res.Condition
+		}
+	}
+	if t.Cond == nil {
 		return ""
 	}
-	return ": " + strings.Join(why, "; ")
+	return string(t.Cond.Quant) + " (" + strings.TrimSpace(litmus.PropString(t.Cond.Prop)) + ")"
 }
 
-// problems lists what makes this result fail the check, in words; empty
-// means it passes.
-func (m *modelResult) problems(allowUnknown bool) []string {
-	var p []string
-	if m.err != nil {
-		return []string{m.err.Error()}
+// placementText says where the threads ran.
+func placementText(res *harness.Result) string {
+	if len(res.Placement) > 0 && res.Placement[0] < 0 {
+		return fmt.Sprintf("%d threads, not pinned", res.Threads)
 	}
-	r := m.res
-	raced := slices.Contains(r.Flags, "data-race")
-	if isLKMM(m.model) && m.expectRace != raced {
-		if raced {
-			p = append(p, "LKMM flags a data race that the Result line does not mark DATARACE")
-		} else {
-			p = append(p, "the Result line marks DATARACE but the LKMM flags no data race")
+	byCPU := map[int][]string{}
+	var order []int
+	for ti, c := range res.Placement {
+		if _, ok := byCPU[c]; !ok {
+			order = append(order, c)
 		}
+		byCPU[c] = append(byCPU[c], fmt.Sprintf("P%d", ti))
 	}
-	switch {
-	case r.Verdict == model.Unknown:
-		if !allowUnknown {
-			p = append(p, "verdict Unknown: "+r.Reason)
-		}
-	case m.vacuous() && !m.expectDeadlock():
-		// Never (or Always) over no final state checks nothing: a
-		// misspelt location, a dropped or filtered-out execution must
-		// not read as a pass.
-		p = append(p, fmt.Sprintf("no execution reaches the end of the test (0 final states%s), so %s checks nothing", m.vacuousWhy(), r.Verdict))
-	default:
-		ok, has := m.verdictOK()
-		switch {
-		case !has || ok || m.model == model.LKMM && raced:
-			// As the kernel's judgelitmus.sh did, a data race forgives
-			// the verdict: the outcome of a racy test is undefined.
-		case m.expectDeadlock():
-			p = append(p, fmt.Sprintf("expected DEADLOCK (no execution reaches the end: herd's Never 0 0), got %s %d %d", r.Verdict, r.Positive, r.Negative))
-		default:
-			p = append(p, fmt.Sprintf("expected %s, got %s", m.expect, r.Verdict))
-		}
+	var parts []string
+	for _, c := range order {
+		parts = append(parts, fmt.Sprintf("%s on CPU %d", strings.Join(byCPU[c], ","), c))
 	}
-	if r.Incomplete != "" && !allowUnknown {
-		// The verdict is certain; what else the test asks may not be.
-		var open []string
-		for _, part := range r.Partial {
+	s := fmt.Sprintf("%d threads on %d CPUs (%s", res.Threads, len(res.Options.CPUs), strings.Join(parts, "; "))
+	if res.Options.Affinity == harness.AffinityRotate || res.Options.Affinity == harness.AffinityRandom {
+		s += ", then moving every batch"
+	}
+	s += ")"
+	if res.TimeShared {
+		s += "; more threads than CPUs: threads time-share"
+	}
+	return s
+}
+
+// writeRunText prints the result in litmus7's format, with each state's
+// verdict under each model and the comparison after it.
+func writeRunText(w io.Writer, file string, t *litmus.Test, arch, machine string, res *harness.Result, checks []*modelCheck) {
+	fmt.Fprintf(w, "%% litmus run %s on %s: %s\n", file, arch, machine)
+	fmt.Fprintf(w, "Options: %s\n", res.Options)
+	fmt.Fprintf(w, "Threads: %s\n", placementText(res))
+	if res.Noise > 0 {
+		fmt.Fprintf(w, "Noise: %d writers on spare CPUs\n", res.Noise)
+	} else if res.Options.Noise > 0 {
+		fmt.Fprintf(w, "Noise: none (no spare CPU)\n")
+	}
+	fmt.Fprintf(w, "Test %s %s\n", t.Name, kindOf(t))
+	fmt.Fprintf(w, "Histogram (%d states)\n", len(res.States))
+	for _, s := range res.States {
+		mark := ':'
+		if s.Holds && t.Cond != nil {
+			mark = '*'
+		}
+		st := res.StateString(s)
+		line := fmt.Sprintf("%-6d%c>%s", s.Count, mark, st)
+		var verdicts []string
+		for _, mc := range checks {
 			switch {
-			case part == "invariants" && m.expectInv == "Violated" && len(r.Violations) > 0:
-			case part == "flags" && raced:
-			case part == "flags":
-				open = append(open, "the data-race flag")
+			case mc.allowed == nil:
+				verdicts = append(verdicts, mc.model.String()+" ?")
+			case mc.allowed[st]:
+				verdicts = append(verdicts, mc.model.String()+" allowed")
 			default:
-				open = append(open, part)
+				verdicts = append(verdicts, mc.model.String()+" FORBIDDEN")
 			}
 		}
-		if len(open) > 0 {
-			p = append(p, fmt.Sprintf("the search stopped early (%s): %s is certain, but %s were checked only in the part explored", r.Incomplete, r.Verdict, strings.Join(open, " and ")))
+		if len(verdicts) > 0 {
+			line += "  [" + strings.Join(verdicts, ", ") + "]"
+		}
+		fmt.Fprintln(w, line)
+	}
+	ok, pos, neg, verdict, obsT, obsF := observation(t, res)
+	fmt.Fprintln(w, map[bool]string{true: "Ok", false: "No"}[ok])
+	fmt.Fprintf(w, "\nWitnesses\nPositive: %d, Negative: %d\n", pos, neg)
+	if cond := conditionOf(t, checks); cond != "" {
+		fmt.Fprintf(w, "Condition %s is %svalidated\n", cond, map[bool]string{true: "", false: "NOT "}[ok])
+	}
+	fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, verdict, obsT, obsF)
+	fmt.Fprintf(w, "Time %s %.2f\n", t.Name, res.Elapsed.Seconds())
+	for _, extra := range []struct {
+		n    int64
+		what string
+	}{
+		{res.Abandoned, "abandoned: a thread took more than --loop-bound loop back edges"},
+		{res.Dropped, "dropped: an access through a register that held no address (the model drops these executions too)"},
+		{res.Lost, "lost: a thread gave up waiting for another at the start barrier"},
+		{res.Filtered, "rejected by the test's filter"},
+	} {
+		if extra.n > 0 {
+			fmt.Fprintf(w, "Instances %s: %d\n", extra.what, extra.n)
 		}
 	}
-	switch {
-	case !r.InvariantsChecked:
-		// An axiomatic model has no intermediate states to check.
-	case m.expectInv == "Violated" && len(r.Violations) == 0 && r.Verdict != model.Unknown:
-		p = append(p, "expected an invariant violation, but every invariant holds")
-	case m.expectInv != "Violated" && len(r.Violations) > 0:
-		for _, v := range r.Violations {
-			p = append(p, fmt.Sprintf("%s violated in state %s", v.Invariant, v.State))
-		}
+	if res.Stopped != "" {
+		fmt.Fprintf(w, "Stopped early (%s) after %d instances\n", res.Stopped, res.Instances+res.Abandoned+res.Dropped+res.Lost+res.Filtered)
 	}
-	if m.expectDeadlock() {
-		return p // stuck threads are what a deadlock is made of
-	}
-	for _, s := range r.Stuck {
-		if msg := "stuck: " + s.Reason; !slices.Contains(p, msg) {
-			p = append(p, msg) // several stuck states can share a reason
-		}
-	}
-	return p
-}
-
-// invariantRE matches our expectation for invariants in a (* *) comment:
-// "Invariant: Violated" or "Invariant-TSO: Holds".
-var invariantRE = regexp.MustCompile(`(?m)^[ \t*]*Invariant(?:-([A-Za-z0-9]+))?[ \t]*:[ \t]*(Holds|Violated)\b`)
-
-// invariantExpectations returns the Invariant lines of t keyed by model
-// name in upper case, "" for the line that applies to every model.
-func invariantExpectations(t *litmus.Test) map[string]string {
-	out := map[string]string{}
-	for _, c := range t.Comments {
-		for _, m := range invariantRE.FindAllStringSubmatch(c.Text, -1) {
-			k := strings.ToUpper(m[1])
-			if _, dup := out[k]; !dup {
-				out[k] = m[2]
+	for _, mc := range checks {
+		switch {
+		case mc.err != nil:
+			fmt.Fprintf(w, "Model %s: cannot check this test: %v\n", mc.model, mc.err)
+		case mc.res.Verdict == model.Unknown:
+			fmt.Fprintf(w, "Model %s: Unknown (%s); states not compared\n", mc.model, mc.res.Reason)
+		default:
+			s := fmt.Sprintf("Model %s: %s, %d states allowed", mc.model, mc.res.Verdict, len(mc.res.States))
+			if len(mc.forbidden) == 0 {
+				s += "; every observed state is allowed"
+			} else {
+				s += fmt.Sprintf("; %d observed states are FORBIDDEN", len(mc.forbidden))
 			}
-		}
-	}
-	return out
-}
-
-// dataraceRE matches the kernel's Result line with its DATARACE marker,
-// "Result: Never DATARACE" (tools/memory-model/scripts/judgelitmus.sh).
-var dataraceRE = regexp.MustCompile(`(?m)^[ \t*(]*Result(?:-LKMM)?[ \t]*:[^\n]*\bDATARACE\b`)
-
-// expectsDataRace reports whether t's Result line says the LKMM should
-// flag a data race.
-func expectsDataRace(t *litmus.Test) bool {
-	for _, c := range t.Comments {
-		if dataraceRE.MatchString(c.Text) {
-			return true
-		}
-	}
-	return false
-}
-
-// isLKMM reports whether m is the Linux-kernel memory model: the native
-// one, or a cat model with a bell that reads C tests (the kernel's
-// linux-kernel.cat from a tree, as --model-dir reads it).
-func isLKMM(m model.Model) bool {
-	return m == model.LKMM || (m.Axiomatic() && m.FromFiles() && m.Applies(litmus.ArchC))
-}
-
-// expectationFor returns the expected verdict of t under m: the
-// Result-<MODEL> line, or for LKMM the kernel's plain Result line.
-func expectationFor(exp map[string]string, m model.Model) string {
-	v := exp[strings.ToUpper(m.String())]
-	if v == "" {
-		// A model's other name: Result-ARM64 for aarch64.
-		for _, k := range slices.Sorted(maps.Keys(exp)) {
-			if a, err := model.ParseModel(strings.ToLower(k)); err == nil && a == m {
-				v = exp[k]
-				break
-			}
-		}
-	}
-	if v == "" && isLKMM(m) {
-		// A kernel tree's model (--model-dir): the kernel's Result line
-		// is its expectation too, so a proposed change shows which
-		// tests it changes.
-		v = exp["LKMM"]
-	}
-	if v == "" && m != model.LKMM && exp["LKMM"] == "DEADLOCK" {
-		return "DEADLOCK" // a deadlock is one under every model
-	}
-	switch v {
-	case "Never", "Sometimes", "Always", "DEADLOCK":
-		return v
-	}
-	return ""
-}
-
-// checkFile parses one file and runs it under every model.
-func checkFile(ctx context.Context, env *Env, file string, models []model.Model, opt runOptions, mopt model.Options) fileResult {
-	fr := fileResult{file: file}
-	if file == stdinArg {
-		fr.file = stdinName
-	}
-	t, err := env.parseArg(file, opt.prims)
-	if err != nil {
-		fr.err = err
-		return fr
-	}
-	fr.test = t
-	exp := t.Expectations()
-	inv := invariantExpectations(t)
-	race := expectsDataRace(t)
-	if len(models) == 0 {
-		models = []model.Model{model.Default(t.Arch)}
-	}
-	for _, m := range models {
-		if !m.Applies(t.Arch) && len(models) > 1 {
-			// With several models, a test is checked under those that
-			// read its dialect (the LKMM reads C, aarch64 AArch64, ...).
-			continue
-		}
-		mr := modelResult{model: m, expect: expectationFor(exp, m), expectRace: race, hasInvariants: len(t.Invariants) > 0, hasFilter: t.Filter != nil}
-		if v, ok := inv[strings.ToUpper(m.String())]; ok {
-			mr.expectInv = v
-		} else {
-			mr.expectInv = inv[""]
-		}
-		o := opt.modelOptions()
-		o.NoWitness, o.Plain, o.WitnessFor = mopt.NoWitness, mopt.Plain, mopt.WitnessFor
-		mr.res, mr.err = model.Check(ctx, t, m, o)
-		fr.results = append(fr.results, mr)
-	}
-	return fr
-}
-
-// checkAll checks files over opt.jobs workers and calls emit for each
-// result in input order, as soon as it and all before it are done.
-func checkAll(ctx context.Context, env *Env, files []string, models []model.Model, opt runOptions, mopt model.Options, emit func(i int, fr fileResult)) {
-	jobs := opt.jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	if jobs > len(files) {
-		jobs = len(files)
-	}
-	results := make([]fileResult, len(files))
-	done := make([]bool, len(files))
-	var mu sync.Mutex
-	next := 0 // next index to emit
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				fr := checkFile(ctx, env, files[i], models, opt, mopt)
-				mu.Lock()
-				results[i], done[i] = fr, true
-				for next < len(files) && done[next] {
-					emit(next, results[next])
-					results[next] = fileResult{} // let it be collected
-					next++
+			fmt.Fprintln(w, s)
+			if len(mc.unseen) > 0 {
+				fmt.Fprintf(w, "  allowed by %s, never observed:\n", mc.model)
+				for _, u := range mc.unseen {
+					fmt.Fprintf(w, "    %s\n", u)
 				}
-				mu.Unlock()
 			}
-		}()
+		}
 	}
-	for i := range files {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
 }
 
-// positive is an integer flag that must be at least 1: a limit of 0 or
-// fewer states, MiB or jobs is a mistake, not a request.
-type positive struct{ p *int }
-
-func (v positive) String() string {
-	if v.p == nil {
-		return "0"
-	}
-	return strconv.Itoa(*v.p)
+// runJSON is one line of run --json.
+type runJSON struct {
+	File        string         `json:"file"`
+	Test        string         `json:"test"`
+	Arch        string         `json:"arch"`
+	Machine     string         `json:"machine,omitempty"`
+	Options     string         `json:"options,omitempty"`
+	Threads     int            `json:"threads"`
+	Placement   []int          `json:"placement"`
+	TimeShared  bool           `json:"time_shared"`
+	Noise       int            `json:"noise"`
+	Iterations  int64          `json:"iterations"`
+	Instances   int64          `json:"instances"`
+	Abandoned   int64          `json:"abandoned"`
+	Dropped     int64          `json:"dropped"`
+	Lost        int64          `json:"lost"`
+	Filtered    int64          `json:"filtered"`
+	States      []runJSONState `json:"states"`
+	Positive    int64          `json:"positive"`
+	Negative    int64          `json:"negative"`
+	Observation string         `json:"observation,omitempty"`
+	Condition   string         `json:"condition,omitempty"`
+	Ok          bool           `json:"ok"`
+	Models      []runJSONModel `json:"models"`
+	Elapsed     float64        `json:"elapsed_s"`
+	Stopped     string         `json:"stopped,omitempty"`
+	Error       *string        `json:"error"`
 }
 
-func (v positive) Set(s string) error {
-	n, err := strconv.ParseInt(s, 0, strconv.IntSize)
-	if err != nil {
-		return errors.New("not an integer")
-	}
-	if n < 1 {
-		return errors.New("must be at least 1")
-	}
-	*v.p = int(n)
-	return nil
+type runJSONState struct {
+	State   string          `json:"state"`
+	Count   int64           `json:"count"`
+	Holds   bool            `json:"holds"`
+	Allowed map[string]bool `json:"allowed"`
 }
 
-// nonNegative is a duration flag that must not be negative; 0 means no
-// limit.
-type nonNegative struct{ p *time.Duration }
-
-func (v nonNegative) String() string {
-	if v.p == nil {
-		return "0s"
-	}
-	return v.p.String()
+type runJSONModel struct {
+	Model         string   `json:"model"`
+	Verdict       string   `json:"verdict,omitempty"`
+	Reason        string   `json:"reason,omitempty"`
+	ForbiddenSeen []string `json:"forbidden_seen"`
+	AllowedUnseen []string `json:"allowed_unseen"`
+	Error         *string  `json:"error"`
 }
 
-func (v nonNegative) Set(s string) error {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return errors.New("not a duration (e.g. 30s, 2m)")
+func writeRunJSONError(enc *json.Encoder, file, test, arch string, err error) {
+	msg := err.Error()
+	_ = enc.Encode(runJSON{File: file, Test: test, Arch: arch, Placement: []int{}, States: []runJSONState{}, Models: []runJSONModel{}, Error: &msg})
+}
+
+func writeRunJSON(enc *json.Encoder, file string, t *litmus.Test, arch, machine string, res *harness.Result, checks []*modelCheck) {
+	ok, _, _, verdict, _, _ := observation(t, res)
+	j := runJSON{File: file, Test: t.Name, Arch: arch, Machine: machine, Options: res.Options.String(),
+		Threads: res.Threads, Placement: res.Placement, TimeShared: res.TimeShared, Noise: res.Noise,
+		Iterations: res.Options.Iterations, Instances: res.Instances, Abandoned: res.Abandoned, Dropped: res.Dropped,
+		Lost: res.Lost, Filtered: res.Filtered, States: []runJSONState{}, Positive: res.Positive, Negative: res.Negative,
+		Observation: verdict, Condition: conditionOf(t, checks), Ok: ok, Models: []runJSONModel{},
+		Elapsed: roundSeconds(res.Elapsed), Stopped: res.Stopped}
+	for _, s := range res.States {
+		st := res.StateString(s)
+		js := runJSONState{State: st, Count: s.Count, Holds: s.Holds, Allowed: map[string]bool{}}
+		for _, mc := range checks {
+			if mc.allowed != nil {
+				js.Allowed[mc.model.String()] = mc.allowed[st]
+			}
+		}
+		j.States = append(j.States, js)
 	}
-	if d < 0 {
-		return errors.New("must not be negative")
+	for _, mc := range checks {
+		jm := runJSONModel{Model: mc.model.String(), ForbiddenSeen: []string{}, AllowedUnseen: []string{}}
+		if mc.err != nil {
+			msg := mc.err.Error()
+			jm.Error = &msg
+		} else {
+			jm.Verdict, jm.Reason = mc.res.Verdict.String(), mc.res.Reason
+			jm.ForbiddenSeen = append(jm.ForbiddenSeen, mc.forbidden...)
+			jm.AllowedUnseen = append(jm.AllowedUnseen, mc.unseen...)
+		}
+		j.Models = append(j.Models, jm)
 	}
-	*v.p = d
-	return nil
+	_ = enc.Encode(j)
 }

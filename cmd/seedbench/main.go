@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/litmus-dev/litmus/invariants/dstref"
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 	"github.com/litmus-dev/litmus/invariants/nospace"
 	"github.com/litmus-dev/litmus/invariants/tsflags"
 	"github.com/litmus-dev/litmus/invariants/wfree"

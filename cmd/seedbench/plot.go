@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/litmus-dev/litmus/invariants/dstref"
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 	"github.com/litmus-dev/litmus/invariants/nospace"
 	"github.com/litmus-dev/litmus/invariants/tsflags"
 	"github.com/litmus-dev/litmus/invariants/wfree"

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 )
 
 // PatchMpps is the patch's own measurement: about 6 Mpps at 95% receiver

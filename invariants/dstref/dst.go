@@ -27,7 +27,7 @@ package dstref
 import (
 	"sync/atomic"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 )
 
 // Variant selects the version of tcp_prequeue() and inet_sk_rx_dst_set().

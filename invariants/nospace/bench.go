@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 )
 
 // The patch's microbenchmark: each thread calls tcp_check_space() in a loop

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 )
 
 // BenchmarkCheckSpace times the three loops of the patch's microbenchmark

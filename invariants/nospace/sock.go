@@ -30,7 +30,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 	"github.com/litmus-dev/litmus/invariants/waitq"
 )
 

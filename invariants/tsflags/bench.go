@@ -3,7 +3,7 @@ package tsflags
 import (
 	"sync/atomic"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 )
 
 // PatchGain is the patch's own measurement: tcp_rr -T 128 -F 10000 gains

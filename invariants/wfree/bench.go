@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 )
 
 // PatchReqPerSec is the series' own measurement: UDP over a dummy netdev,

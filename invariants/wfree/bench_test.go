@@ -3,7 +3,7 @@ package wfree
 import (
 	"testing"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 )
 
 // BenchmarkWfree is skb_set_owner_w() + sock_wfree() on one socket, before

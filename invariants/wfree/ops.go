@@ -1,6 +1,6 @@
 package wfree
 
-import "github.com/litmus-dev/litmus/invariants/hw"
+import "github.com/litmus-dev/litmus/internal/hw"
 
 // wfreeOp is sock_wfree() split at its shared accesses (see the package
 // comment for the two versions). Step performs one access and reports

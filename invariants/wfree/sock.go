@@ -37,7 +37,7 @@ package wfree
 import (
 	"sync/atomic"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 	"github.com/litmus-dev/litmus/invariants/waitq"
 )
 

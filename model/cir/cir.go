@@ -8,7 +8,7 @@
 // expression's value), loops with the same shape.
 //
 // Two back ends read it: `litmus run`'s code generators
-// (invariants/harness), which assemble x86-64 and arm64 machine code, and
+// (internal/harness), which assemble x86-64 and arm64 machine code, and
 // model/kcomp, which writes AArch64, RISC-V and POWER litmus tests for the
 // architecture models.
 package cir

@@ -1,7 +1,7 @@
 // Package kmap is the Linux kernel's mapping of its memory-model primitives
 // to machine instructions: for each architecture, one row per primitive
 // giving the instruction sequence the kernel emits for it and the header it
-// was read from. It is data. `litmus run` (invariants/harness) assembles the
+// was read from. It is data. `litmus run` (internal/harness) assembles the
 // rows to run C litmus tests on real cores, and the rows are meant to be
 // printed in docs/semantics.md and compiled to each architecture's events
 // by the model side, so that "what the kernel does" is written down once.

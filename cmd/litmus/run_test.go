@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/litmus-dev/litmus/invariants/harness"
+	"github.com/litmus-dev/litmus/internal/harness"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
 )
@@ -20,7 +20,7 @@ import (
 // format and its consistency (counts add up, every state is judged), never
 // how often an outcome appears.
 
-const sbFile = "../../invariants/harness/testdata/SB.litmus"
+const sbFile = "../../internal/harness/testdata/SB.litmus"
 
 var (
 	runHeaderRE = regexp.MustCompile(`^% litmus run \S+ on (x86-64|arm64|arm64-llsc): .+ CPUs`)
@@ -90,7 +90,7 @@ func TestRunCommandJSON(t *testing.T) {
 		t.Skip("litmus run needs Linux on amd64 or arm64")
 	}
 	out, errOut, code := run(t, "run", "--json", "--iterations", "5000", "--size", "500",
-		"../../invariants/harness/testdata/c-spin.litmus", "../../testdata/nospace.litmus")
+		"../../internal/harness/testdata/c-spin.litmus", "../../testdata/nospace.litmus")
 	require.Equal(t, exitOK, code, errOut)
 	dec := json.NewDecoder(strings.NewReader(out))
 	for _, name := range []string{"c-spin", "nospace"} {
@@ -147,7 +147,7 @@ func TestRunCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	f := dir + "/gp.litmus"
 	require.NoError(t, os.WriteFile(f, []byte("C gp\n{}\nP0(int *x) {\n\tsynchronize_rcu();\n\tWRITE_ONCE(*x, 1);\n}\nexists (x=1)\n"), 0o644))
-	_, errOut, code = run(t, "run", "--iterations", "100", f, "../../invariants/harness/testdata/c-spin.litmus")
+	_, errOut, code = run(t, "run", "--iterations", "100", f, "../../internal/harness/testdata/c-spin.litmus")
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, errOut, "gp.litmus:4:2: not supported by run: synchronize_rcu needs the kernel's grace-period machinery")
 }
@@ -219,7 +219,7 @@ func TestRunCommandBadCPU(t *testing.T) {
 	if !harness.Supported() {
 		t.Skip("litmus run needs Linux on amd64 or arm64")
 	}
-	_, errOut, code := run(t, "run", "--cpus", "1000", "--iterations", "10", "../../invariants/harness/testdata/c-spin.litmus")
+	_, errOut, code := run(t, "run", "--cpus", "1000", "--iterations", "10", "../../internal/harness/testdata/c-spin.litmus")
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, errOut, "CPU 1000 is not one this process may run on")
 }

@@ -23,7 +23,7 @@
 // bytes chosen here (the encoders are checked against objdump in tests).
 //
 // One goroutine per test thread is locked to its OS thread and pinned to a
-// CPU (invariants/hw). Instances are laid out in memory mapped outside the
+// CPU (internal/hw). Instances are laid out in memory mapped outside the
 // Go heap, each variable of the test at the same offset from its instance's
 // base, with a configurable stride between instances.
 package harness

@@ -17,7 +17,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/litmus-dev/litmus/invariants/hw"
+	"github.com/litmus-dev/litmus/internal/hw"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/kmap"
 )
