@@ -22,8 +22,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/litmus-dev/litmus/invariants/dstref"
 	"github.com/litmus-dev/litmus/internal/hw"
+	"github.com/litmus-dev/litmus/invariants/dstref"
 	"github.com/litmus-dev/litmus/invariants/nospace"
 	"github.com/litmus-dev/litmus/invariants/tsflags"
 	"github.com/litmus-dev/litmus/invariants/wfree"

@@ -12,8 +12,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/litmus-dev/litmus/invariants/dstref"
 	"github.com/litmus-dev/litmus/internal/hw"
+	"github.com/litmus-dev/litmus/invariants/dstref"
 	"github.com/litmus-dev/litmus/invariants/nospace"
 	"github.com/litmus-dev/litmus/invariants/tsflags"
 	"github.com/litmus-dev/litmus/invariants/wfree"
