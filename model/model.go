@@ -1,31 +1,7 @@
-// Package model gives litmus tests their meaning under a choice of memory
-// models, and is the one entry point the commands use (Check, Fences). It
-// chooses the engine; the engines live in their own packages:
-//
-//   - model/op, the operational core: a C or X86 test compiled to an IR and
-//     run on the SC, x86-TSO or PSO machine, every interleaving explored.
-//   - model/axiom, the axiomatic core: events, candidate executions (rf and
-//     co enumeration), relations as bitsets, conditions over final states,
-//     limits. The native LKMM and the cat interpreter both build on it.
-//   - model/lkmm, the Linux-kernel memory model coded in Go (the fast path).
-//   - model/cat (the language) and model/cat/interp (its interpreter): any
-//     herd cat model as data, with herd's own models embedded (cat/lib).
-//   - model/arch, AArch64, RISC-V, POWER and X86 instructions as events for
-//     the cat models; model/kmap, the kernel's primitive-to-instruction
-//     mapping per architecture.
-//   - model/report, what every engine returns: Result, Verdict, State,
-//     Trace, and herd's printing of them (re-exported here).
-//
-// The engines never print: Result, State and Trace carry the data, and
-// their String methods render it in herd's words.
 package model
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"github.com/litmus-dev/litmus/model/op"
-	"github.com/litmus-dev/litmus/model/report"
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
@@ -166,39 +142,3 @@ func Default(a litmus.Arch) Model {
 // model): it judges whole candidate executions, with no interleaving and
 // no intermediate states to show.
 func (m Model) Axiomatic() bool { return m.k == kLKMM || m.k == kCat }
-
-// ErrNotSupported is returned (wrapped) by Check for a model this package
-// does not run, such as LKMM.
-var ErrNotSupported = errors.New("model not supported yet")
-
-// CheckProp reports, as a *PropError, whether proposition p names a
-// thread, register or location that test t does not have. It returns nil
-// as well when t itself has an error, which Check reports.
-func CheckProp(t *litmus.Test, p litmus.Prop) error {
-	if err := op.CheckProp(t, p); err != nil {
-		return report.AsPropError(err)
-	}
-	return nil
-}
-
-// Check explores test t under model m and returns the reachable final
-// states, the verdict and the traces that explain it. An error is returned
-// for a test the engine cannot give a meaning to (an unknown location, a
-// pointer misuse, an unsupported instruction), as a litmus.ErrorList with
-// file:line:col positions; a search cut short by opt's bounds or ctx is
-// not an error but a Result with Verdict Unknown.
-func Check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
-	if !Supported(m) {
-		return nil, fmt.Errorf("%s: %w", m, ErrNotSupported)
-	}
-	if m == LKMM {
-		return checkLKMM(ctx, t, opt)
-	}
-	if m.k == kCat {
-		return checkCat(ctx, t, m, opt)
-	}
-	return op.Check(ctx, t, machines[m], opt)
-}
-
-// machines are the operational models' machines in model/op.
-var machines = map[Model]op.Machine{SC: op.SC, TSO: op.TSO, PSO: op.PSO}

@@ -3,13 +3,12 @@ package model
 import (
 	"context"
 	"fmt"
-	"github.com/litmus-dev/litmus/internal/limit"
-	"github.com/litmus-dev/litmus/model/report"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -133,20 +132,25 @@ func (m Model) CatInfo() (files []string, hash string) {
 	return cm.Files, cm.Hash
 }
 
-// checkCat runs a cat model on t.
+// reads returns an error, in words, when the cat model cannot check t:
+// its dialect is not one the model reads (Model.Applies).
+func (c *catModel) reads(t *litmus.Test) error {
+	if c.applies(t.Arch) {
+		return nil
+	}
+	if t.Arch == litmus.ArchC && c.arch == "" && !c.bell {
+		return fmt.Errorf("%s: the %s model does not read C tests: it has no bell file to give C primitives their annotations (check against a kernel tree's model with --model-dir DIR, or --cat DIR/linux-kernel.cfg)", t.Name, c.name)
+	}
+	if c.cOnly {
+		return fmt.Errorf("%s: the %s model reads C tests only, compiled with the LL/SC atomics (check %s tests under %s)", t.Name, c.name, t.Arch, Default(t.Arch))
+	}
+	return fmt.Errorf("%s: the %s model does not read %s tests", t.Name, c.name, t.Arch)
+}
+
+// checkCat runs cat model m on t, a test of a dialect m reads (an
+// assembly test, or a C test under a model with a bell): t's own events
+// under the model.
 func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
-	if !m.Applies(t.Arch) {
-		if t.Arch == litmus.ArchC && m.cat.arch == "" && !m.cat.bell {
-			return nil, fmt.Errorf("%s: the %s model does not read C tests: it has no bell file to give C primitives their annotations (check against a kernel tree's model with --model-dir DIR, or --cat DIR/linux-kernel.cfg)", t.Name, m)
-		}
-		if m.cat.cOnly {
-			return nil, fmt.Errorf("%s: the %s model reads C tests only, compiled with the LL/SC atomics (check %s tests under %s)", t.Name, m, t.Arch, Default(t.Arch))
-		}
-		return nil, fmt.Errorf("%s: the %s model does not read %s tests", t.Name, m, t.Arch)
-	}
-	if t.Arch == litmus.ArchC && m.cat.target != nil {
-		return checkCompiled(ctx, t, m, opt)
-	}
 	cm, err := m.cat.model()
 	if err != nil {
 		return nil, err
@@ -188,78 +192,4 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "cat"
 	return res, nil
-}
-
-// axiomSummary is what an axiomatic engine answers, in package axiom's
-// terms.
-type axiomSummary struct {
-	States             []axiom.State
-	Verdict            axiom.Verdict
-	Reason             string
-	Ok                 bool
-	Positive, Negative int
-	Flags              []string
-	Why                string
-	Cut                bool
-	Candidates         int
-	// Incomplete says what a search cut short after finding both a
-	// positive and a negative execution did not finish (its verdict,
-	// Sometimes, is exact).
-	Incomplete string
-}
-
-// axiomResult gives an axiomatic engine's answer the shape of every other
-// model's Result.
-func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
-	res := &Result{
-		Name:     t.Name,
-		Model:    m.String(),
-		Ok:       r.Ok,
-		Positive: r.Positive,
-		Negative: r.Negative,
-		Flags:    r.Flags,
-		Why:      r.Why,
-		Stats:    Stats{States: int64(r.Candidates)},
-	}
-	res.Kind, res.Condition = report.Condition(t)
-	for i, s := range r.States {
-		st := State{Values: make([]LocValue, len(s))}
-		for j, b := range s {
-			st.Values[j] = LocValue{Loc: b.Loc, Val: parseValue(b.Val)}
-			if i == 0 {
-				res.Locs = append(res.Locs, b.Loc)
-			}
-		}
-		res.States = append(res.States, st)
-	}
-	switch r.Verdict {
-	case axiom.Never:
-		res.Verdict = Never
-	case axiom.Sometimes:
-		res.Verdict = Sometimes
-	case axiom.Always:
-		res.Verdict = Always
-	default:
-		res.Verdict, res.Reason, res.Ok = Unknown, r.Reason, false
-	}
-	res.Incomplete = r.Incomplete
-	if r.Cut && res.Verdict != Unknown {
-		// Loops were unrolled a bounded number of times, like herd7's
-		// -unroll, and longer paths dropped: the state set may be
-		// incomplete. Sometimes stays exact (the executions found are
-		// real ones); Never and Always do not.
-		cut := fmt.Sprintf("loops were unrolled a bounded number of times and longer paths dropped (herd7 -unroll would print %s)", res.Verdict)
-		if res.Verdict == Sometimes {
-			if res.Incomplete == "" {
-				res.Incomplete = cut
-			}
-		} else {
-			res.Reason = cut
-			res.Verdict, res.Ok = Unknown, false
-		}
-	}
-	if res.Incomplete != "" {
-		res.Partial = []string{"flags"}
-	}
-	return res
 }
