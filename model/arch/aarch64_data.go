@@ -5,22 +5,46 @@ import (
 	"github.com/litmus-dev/litmus/model/axiom"
 )
 
+// a64alu is the data path of one AArch64 instruction: the machine, the
+// thread's flags and the operation's width (32 for W registers).
+type a64alu struct {
+	m     *machine
+	st    *aarch64Path
+	width int
+}
+
+// trunc keeps the low 32 bits of a W register's result.
+func (x a64alu) trunc(v int64) int64 {
+	if x.width == 32 {
+		return int64(uint32(v))
+	}
+	return v
+}
+
+// setFlags sets NZCV from result r (whose dependencies are t).
+func (x a64alu) setFlags(r int64, t reg, carry, overflow bool) {
+	r = x.trunc(r)
+	x.st.nzcv = flagsVal{n: r>>(uint(x.width)-1)&1 != 0, z: r == 0, c: carry, v: overflow, r: t}
+}
+
 // a64data executes moves, arithmetic, comparisons and selections.
 func (m *machine) a64data(op string, args []*litmus.Operand, st *aarch64Path) bool {
 	width := 64
 	if len(args) > 0 && args[0].R != nil {
 		width = args[0].R.Width
 	}
-	trunc := func(x int64) int64 {
-		if width == 32 {
-			return int64(uint32(x))
-		}
-		return x
+	x := a64alu{m: m, st: st, width: width}
+	switch op {
+	case "MOV", "MOVZ", "MOVN", "MOVK", "ADR", "SXTW", "MVN", "NEG", "NEGS", "CMP", "CMN", "TST", "CSEL", "CSINC", "CSINV", "CSNEG", "CSET", "CSETM", "CINC":
+		return x.unary(op, args)
 	}
-	setFlags := func(r int64, t reg, carry, overflow bool) {
-		r = trunc(r)
-		st.nzcv = flagsVal{n: r>>(uint(width)-1)&1 != 0, z: r == 0, c: carry, v: overflow, r: t}
-	}
+	return x.binary(op, args)
+}
+
+// unary executes the moves, the one-operand arithmetic, the comparisons
+// and the selections.
+func (x a64alu) unary(op string, args []*litmus.Operand) bool {
+	m, st, width, trunc, setFlags := x.m, x.st, x.width, x.trunc, x.setFlags
 	switch op {
 	case "MOV":
 		v := m.a64operand(args[1], width)
@@ -133,6 +157,13 @@ func (m *machine) a64data(op string, args []*litmus.Operand, st *aarch64Path) bo
 		m.a64set(args[0].R, reg{v: a.v, t: a.t, p: a.p.Merge(f.r.p), known: false})
 		return true
 	}
+	return false
+}
+
+// binary executes the three-operand arithmetic and logic: ADD, SUB and
+// the rest, with their flag-setting forms.
+func (x a64alu) binary(op string, args []*litmus.Operand) bool {
+	m, width, trunc, setFlags := x.m, x.width, x.trunc, x.setFlags
 	if len(args) != 3 {
 		return false
 	}

@@ -129,7 +129,8 @@ func (m *machine) atomic(tags axiom.Tags, i int) {
 	}
 }
 
-// a64memory executes loads, stores, exclusives and atomics.
+// a64memory executes the loads and stores (pairs included), and hands
+// the exclusives and atomics to a64atomic.
 func (m *machine) a64memory(op string, args []*litmus.Operand, st *aarch64Path) bool {
 	switch op {
 	case "LDR", "LDRB", "LDRH", "LDRSB", "LDRSH", "LDRSW", "LDUR", "LDAR", "LDARB", "LDARH", "LDAPR", "LDAPRB", "LDAPRH":
@@ -212,6 +213,14 @@ func (m *machine) a64memory(op string, args []*litmus.Operand, st *aarch64Path) 
 			}
 		}
 		return true
+	}
+	return m.a64atomic(op, args, st)
+}
+
+// a64atomic executes the exclusives (LDXR, STXR), SWP, CAS and the LSE
+// atomics (LDADD and the rest, ST forms included).
+func (m *machine) a64atomic(op string, args []*litmus.Operand, st *aarch64Path) bool {
+	switch op {
 	case "LDXR", "LDXRB", "LDXRH", "LDAXR", "LDAXRB", "LDAXRH":
 		tags := tagX
 		if strings.HasPrefix(op, "LDAX") {

@@ -112,72 +112,8 @@ func (ppc) exec(m *machine, in *litmus.Instr) string {
 			return args[0].Label
 		}
 		return ""
-	case "lbz", "lhz", "lwz", "ld", "lwa", "lwzu", "lbzx", "lhzx", "lwzx", "ldx", "lwax":
-		a := m.ppcaddr(args[1])
-		if m.stopped() {
-			return ""
-		}
-		base := m.ppcreg(&args[1].Mem.Base)
-		v, i := m.load(a, 0)
-		if i < 0 {
-			return ""
-		}
-		// herd's loads neither truncate nor zero-extend; lwa and lwax
-		// sign-extend from 32 bits.
-		if (op == "lwa" || op == "lwax") && !v.IsAddr() {
-			v = axiom.Int(int64(int32(v.N)))
-		}
-		m.set(args[0].R.Name, reg{v: v, t: axiom.Taint{i}})
-		if op == "lwzu" && args[1].Mem.Base.Name != "r0" && args[1].Mem.Base.Name != args[0].R.Name {
-			m.set(args[1].Mem.Base.Name, reg{v: a.v, t: base.t})
-		}
-		return ""
-	case "stb", "sth", "stw", "std", "stwu", "stbx", "sthx", "stwx", "stdx":
-		v := m.ppcreg(args[0].R)
-		a := m.ppcaddr(args[1])
-		if m.stopped() {
-			return ""
-		}
-		m.store(a, v, 0, -1)
-		if op == "stwu" && args[1].Mem.Base.Name != "r0" {
-			m.set(args[1].Mem.Base.Name, a)
-		}
-		return ""
-	case "lwarx", "ldarx":
-		a := m.ppcaddr(args[1])
-		if m.stopped() {
-			return ""
-		}
-		v, i := m.load(a, ppcTags.of("X"))
-		if i < 0 {
-			return ""
-		}
-		st.resRead, st.resAddr, st.resT = i, a.v, a.t
-		m.set(args[0].R.Name, reg{v: v, t: axiom.Taint{i}})
-		return ""
-	case "stwcx.", "stdcx.":
-		// Every register the instruction reads (rS, the address, RES and
-		// RESADDR) feeds both its outcomes: herd's iico_data before the
-		// choice of success or failure.
-		v := m.ppcreg(args[0].R)
-		a := m.ppcaddr(args[1])
-		if m.stopped() {
-			return ""
-		}
-		all := v.t.Merge(a.t).Merge(st.resT)
-		if st.resRead >= 0 && st.resAddr == a.v && m.choose(2) == 0 {
-			if m.stopped() {
-				return ""
-			}
-			m.store(a, reg{v: v.v, t: v.t.Merge(st.resT)}, ppcTags.of("X"), st.resRead)
-			st.cr[0] = crField{eq: true, t: all}
-		} else {
-			if m.stopped() {
-				return ""
-			}
-			st.cr[0] = crField{t: all}
-		}
-		st.resRead, st.resT = -1, all
+	case "lbz", "lhz", "lwz", "ld", "lwa", "lwzu", "lbzx", "lhzx", "lwzx", "ldx", "lwax", "stb", "sth", "stw", "std", "stwu", "stbx", "sthx", "stwx", "stdx", "lwarx", "ldarx", "stwcx.", "stdcx.":
+		m.ppcmemory(op, args, st)
 		return ""
 	case "cmpw", "cmpd", "cmpwi", "cmpdi", "cmplwi":
 		field := 0
@@ -274,6 +210,76 @@ func (ppc) exec(m *machine, in *litmus.Instr) string {
 	}
 	m.fail(in.Pos(), "%s is not supported by the POWER semantics", in.Op)
 	return ""
+}
+
+// ppcmemory executes the loads, the stores and the reservations (lwarx,
+// stwcx.).
+func (m *machine) ppcmemory(op string, args []*litmus.Operand, st *ppcPath) {
+	switch op {
+	case "lbz", "lhz", "lwz", "ld", "lwa", "lwzu", "lbzx", "lhzx", "lwzx", "ldx", "lwax":
+		a := m.ppcaddr(args[1])
+		if m.stopped() {
+			return
+		}
+		base := m.ppcreg(&args[1].Mem.Base)
+		v, i := m.load(a, 0)
+		if i < 0 {
+			return
+		}
+		// herd's loads neither truncate nor zero-extend; lwa and lwax
+		// sign-extend from 32 bits.
+		if (op == "lwa" || op == "lwax") && !v.IsAddr() {
+			v = axiom.Int(int64(int32(v.N)))
+		}
+		m.set(args[0].R.Name, reg{v: v, t: axiom.Taint{i}})
+		if op == "lwzu" && args[1].Mem.Base.Name != "r0" && args[1].Mem.Base.Name != args[0].R.Name {
+			m.set(args[1].Mem.Base.Name, reg{v: a.v, t: base.t})
+		}
+	case "stb", "sth", "stw", "std", "stwu", "stbx", "sthx", "stwx", "stdx":
+		v := m.ppcreg(args[0].R)
+		a := m.ppcaddr(args[1])
+		if m.stopped() {
+			return
+		}
+		m.store(a, v, 0, -1)
+		if op == "stwu" && args[1].Mem.Base.Name != "r0" {
+			m.set(args[1].Mem.Base.Name, a)
+		}
+	case "lwarx", "ldarx":
+		a := m.ppcaddr(args[1])
+		if m.stopped() {
+			return
+		}
+		v, i := m.load(a, ppcTags.of("X"))
+		if i < 0 {
+			return
+		}
+		st.resRead, st.resAddr, st.resT = i, a.v, a.t
+		m.set(args[0].R.Name, reg{v: v, t: axiom.Taint{i}})
+	case "stwcx.", "stdcx.":
+		// Every register the instruction reads (rS, the address, RES and
+		// RESADDR) feeds both its outcomes: herd's iico_data before the
+		// choice of success or failure.
+		v := m.ppcreg(args[0].R)
+		a := m.ppcaddr(args[1])
+		if m.stopped() {
+			return
+		}
+		all := v.t.Merge(a.t).Merge(st.resT)
+		if st.resRead >= 0 && st.resAddr == a.v && m.choose(2) == 0 {
+			if m.stopped() {
+				return
+			}
+			m.store(a, reg{v: v.v, t: v.t.Merge(st.resT)}, ppcTags.of("X"), st.resRead)
+			st.cr[0] = crField{eq: true, t: all}
+		} else {
+			if m.stopped() {
+				return
+			}
+			st.cr[0] = crField{t: all}
+		}
+		st.resRead, st.resT = -1, all
+	}
 }
 
 // crFrom sets a condition field from a result compared with 0 (the
