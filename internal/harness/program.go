@@ -151,22 +151,6 @@ func (p *program) elemOf(name string) (*variable, int, bool) {
 	return v, i, true
 }
 
-// typeSize is the element size of a location of C type typ, as the model
-// computes it (model/op/compile.go).
-func typeSize(typ string) int {
-	switch {
-	case strings.Contains(typ, "*"), strings.Contains(typ, "64"), strings.Contains(typ, "long"):
-		return 8
-	case strings.Contains(typ, "int8"), strings.Contains(typ, "char"):
-		return 1
-	case strings.Contains(typ, "int16"), strings.Contains(typ, "short"):
-		return 2
-	case strings.Contains(typ, "int"):
-		return 4
-	}
-	return 8
-}
-
 // declareVars collects the shared variables as the model does: the init
 // block, the C parameters, the names the final section uses and the names
 // init values take the address of. X86 front ends add the locations their
@@ -178,13 +162,13 @@ func (p *program) declareVars(cTest bool) error {
 			continue
 		}
 		if it.Len > 0 {
-			p.addVar(it.Name, typeSize(it.Type), it.Len, true)
+			p.addVar(it.Name, litmus.TypeSize(it.Type, litmus.LP64), it.Len, true)
 			continue
 		}
 		// In C every location is one 8-byte word; X86 tests keep the
 		// declared size for their address arithmetic.
 		p.addVar(it.Name, 8, 1, false)
-		if !cTest && it.Type != "" && typeSize(it.Type) <= 4 {
+		if !cTest && it.Type != "" && litmus.TypeSize(it.Type, litmus.LP64) <= 4 {
 			p.byName[it.Name].width = 4
 		}
 	}

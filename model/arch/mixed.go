@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -42,22 +41,6 @@ type mixedInfo struct {
 	offOf   []int            // the byte offset of each location in its symbol
 }
 
-// typeSize returns the size in bytes of a C type of herd's tests.
-func typeSize(t string) int {
-	switch strings.TrimSpace(t) {
-	case "char", "int8_t", "uint8_t", "unsigned char", "signed char":
-		return 1
-	case "short", "int16_t", "uint16_t", "unsigned short":
-		return 2
-	case "int64_t", "uint64_t", "unsigned long", "long long", "intptr_t", "uintptr_t":
-		return 8
-	}
-	if strings.HasSuffix(strings.TrimSpace(t), "*") {
-		return 8
-	}
-	return 4
-}
-
 // granule computes herd's granule size for a test: the smallest size
 // among the declared types of the locations and the access sizes of the
 // instructions (LDAR, LDAPR, LDXR and LDAXR do not count, as in herd);
@@ -66,7 +49,7 @@ func granule(t *litmus.Test) int {
 	sizes := map[int]bool{}
 	for _, it := range t.Init {
 		if it.Proc < 0 && it.Type != "" {
-			sizes[typeSize(it.Type)] = true
+			sizes[litmus.TypeSize(it.Type, litmus.Herd)] = true
 		}
 	}
 	for _, pr := range t.Procs {
@@ -104,7 +87,7 @@ func (p *program) layoutMixed(ap *axiom.Program, init map[string]axiom.Val) erro
 	}
 	for _, it := range t.Init {
 		if it.Proc < 0 && it.Type != "" {
-			mi.size[it.Name] = typeSize(it.Type)
+			mi.size[it.Name] = litmus.TypeSize(it.Type, litmus.Herd)
 		}
 	}
 	var names []string

@@ -8,7 +8,6 @@ import (
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
-	"github.com/litmus-dev/litmus/model/internal/x86asm"
 )
 
 // Options steer the construction of a program.
@@ -251,7 +250,7 @@ func (p *program) locations() error {
 		if _, ok := p.index[it.Name]; !ok {
 			p.index[it.Name] = p.index[it.Name+"[0]"]
 		}
-		size := x86asm.TypeSize(it.Type)
+		size := litmus.TypeSize(it.Type, litmus.LP64)
 		for i := 0; i < it.Len; i++ {
 			p.arrays[p.index[fmt.Sprintf("%s[%d]", it.Name, i)]] = arrayElem{name: it.Name, i: i, n: it.Len, size: size}
 		}

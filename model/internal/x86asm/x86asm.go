@@ -74,19 +74,3 @@ func Mnemonic(op string, att bool) string {
 	}
 	return m
 }
-
-// TypeSize is the size in bytes of a location of C type typ, for x86
-// address arithmetic: the stride of an array's elements.
-func TypeSize(typ string) int {
-	switch {
-	case strings.Contains(typ, "*"), strings.Contains(typ, "64"), strings.Contains(typ, "long"):
-		return 8
-	case strings.Contains(typ, "int8"), strings.Contains(typ, "char"):
-		return 1
-	case strings.Contains(typ, "int16"), strings.Contains(typ, "short"):
-		return 2
-	case strings.Contains(typ, "int"):
-		return 4
-	}
-	return 8
-}
