@@ -3,11 +3,12 @@ package op
 import (
 	"context"
 	"fmt"
-	"github.com/litmus-dev/litmus/model/internal/shapes"
 	"strings"
 	"testing"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/internal/shapes"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // iriw generates IRIW with two writers (x, y) and k readers; even readers
@@ -40,10 +41,10 @@ func mustParse(tb testing.TB, name, src string) *litmus.Test {
 
 func benchCheck(b *testing.B, src string, m Machine, wantStates int) {
 	t := mustParse(b, "bench.litmus", src)
-	var res *Result
+	var res *report.Result
 	for b.Loop() {
 		var err error
-		res, err = Check(context.Background(), t, m, Options{NoWitness: true})
+		res, err = Check(context.Background(), t, m, report.Options{NoWitness: true})
 		if err != nil {
 			b.Fatal(err)
 		}

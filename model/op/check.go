@@ -31,7 +31,7 @@ func newMemModel(m Machine) memModel {
 	panic("model: no machine for " + m.String())
 }
 
-func check(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result, error) {
+func check(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) (*report.Result, error) {
 	res, err := check1(ctx, t, m, opt)
 	if e, ok := err.(*litmus.Error); ok {
 		err = litmus.ErrorList{e}
@@ -39,14 +39,14 @@ func check(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result
 	return res, err
 }
 
-func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result, error) {
+func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) (*report.Result, error) {
 	start := time.Now()
 	p, err := compile(t)
 	if err != nil {
 		return nil, err
 	}
 	mc := &machine{p: p, mm: newMemModel(m)}
-	res := &Result{Name: t.Name, Model: m.String()}
+	res := &report.Result{Name: t.Name, Model: m.String()}
 	res.Kind, res.Condition = report.Condition(t)
 	obs, err := p.observed()
 	if err != nil {
@@ -82,7 +82,7 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 
 	so := searchOpts{maxStates: opt.MaxStates, inv: invs, edges: p.hasLoops}
 	if so.maxStates <= 0 {
-		so.maxStates = DefaultMaxStates
+		so.maxStates = report.DefaultMaxStates
 	}
 	so.budget = limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	if ok, _ := porPossible(p); ok && !opt.Plain && len(invs) == 0 {
@@ -92,7 +92,7 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 	if err != nil {
 		return nil, runtimeErr(t, err)
 	}
-	res.Stats = Stats{States: int64(sr.set.Len()), Transitions: sr.transitions, BytesPerState: sr.bytesPerState(), Elapsed: sr.elapsed, Engine: "plain"}
+	res.Stats = report.Stats{States: int64(sr.set.Len()), Transitions: sr.transitions, BytesPerState: sr.bytesPerState(), Elapsed: sr.elapsed, Engine: "plain"}
 	if so.reduced {
 		res.Stats.Engine = "reduced"
 	}
@@ -136,9 +136,9 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 	}
 	sort.Slice(outs, func(i, j int) bool { return lessVals(p, outs[i].vals, outs[j].vals) })
 	for _, o := range outs {
-		st := State{Values: make([]LocValue, len(obs))}
+		st := report.State{Values: make([]report.LocValue, len(obs))}
 		for i := range obs {
-			st.Values[i] = LocValue{Loc: res.Locs[i], Val: p.value(o.vals[i])}
+			st.Values[i] = report.LocValue{Loc: res.Locs[i], Val: p.value(o.vals[i])}
 		}
 		res.States = append(res.States, st)
 		if o.holds {
@@ -154,7 +154,7 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 	case sr.unknown != "" && res.Positive > 0 && res.Negative > 0:
 		// Reachable final states where the proposition holds and
 		// where it fails: Sometimes, whatever the rest of the graph.
-		res.Verdict, res.Incomplete = Sometimes, sr.unknown
+		res.Verdict, res.Incomplete = report.Sometimes, sr.unknown
 		if len(invs) > 0 {
 			res.Partial = append(res.Partial, "invariants")
 		}
@@ -162,15 +162,15 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 			res.Partial = append(res.Partial, "stuck threads")
 		}
 	case sr.unknown != "":
-		res.Verdict, res.Reason = Unknown, sr.unknown
+		res.Verdict, res.Reason = report.Unknown, sr.unknown
 	case res.Positive == 0:
-		res.Verdict = Never
+		res.Verdict = report.Never
 	case res.Negative == 0:
-		res.Verdict = Always
+		res.Verdict = report.Always
 	default:
-		res.Verdict = Sometimes
+		res.Verdict = report.Sometimes
 	}
-	if res.Verdict != Unknown && t.Cond != nil {
+	if res.Verdict != report.Unknown && t.Cond != nil {
 		switch t.Cond.Quant {
 		case litmus.Exists:
 			res.Ok = res.Positive > 0
@@ -219,7 +219,7 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 			continue
 		}
 		inv := t.Invariants[i]
-		v := Violation{Invariant: "invariant (" + report.PropString(inv.Prop, t.Arch) + ")", Pos: t.File.Position(inv.Pos()), Trace: mc.trace(sr.path(id))}
+		v := report.Violation{Invariant: "invariant (" + report.PropString(inv.Prop, t.Arch) + ")", Pos: t.File.Position(inv.Pos()), Trace: mc.trace(sr.path(id))}
 		v.Trace.Shortest = true
 		v.State = stateString(p, invKeys(p, inv.Prop), sr.state(id))
 		res.Violations = append(res.Violations, v)
@@ -267,7 +267,7 @@ func (p *program) fixedLength() bool {
 
 // shortestWitness looks for a shortest trace to a final state satisfying
 // want with a plain breadth-first search, within witnessBudget states.
-func (m *machine) shortestWitness(so searchOpts, want func(*mstate) bool) *Trace {
+func (m *machine) shortestWitness(so searchOpts, want func(*mstate) bool) *report.Trace {
 	so.reduced, so.edges, so.inv, so.goal = false, false, nil, want
 	if so.maxStates > witnessBudget {
 		so.maxStates = witnessBudget

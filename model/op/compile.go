@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
-	"github.com/litmus-dev/litmus/model/internal/x86asm"
 )
 
 // compiler holds what compiling one test needs: the program being built
@@ -84,7 +83,7 @@ func (c *compiler) declareLocations() {
 		if it.Proc >= 0 {
 			continue
 		}
-		size := typeSize(it.Type)
+		size := litmus.TypeSize(it.Type, litmus.LP64)
 		if it.Len > 0 {
 			for i := 0; i < it.Len; i++ {
 				c.addLoc(fmt.Sprintf("%s[%d]", it.Name, i), it.Name, i, size)
@@ -238,10 +237,6 @@ func (c *compiler) domainOf(pos litmus.Pos, a *expr) int {
 	c.errorf(pos, "the srcu_struct must be a parameter or a shared location")
 	return 0
 }
-
-// typeSize is the size in bytes of a location of C type typ, for x86
-// address arithmetic (x86asm.TypeSize).
-func typeSize(typ string) int { return x86asm.TypeSize(typ) }
 
 // initValue evaluates an init-block value: an integer, an address (x or
 // &x), ATOMIC_INIT(v), or a negated integer.

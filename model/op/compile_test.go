@@ -1,6 +1,7 @@
 package op
 
 import (
+	"github.com/litmus-dev/litmus/model/report"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -169,7 +170,7 @@ exists (0:rcx=0)
 		t.Run(c.name, func(t *testing.T) {
 			for _, m := range []Machine{SC, TSO, PSO} {
 				for _, plain := range []bool{false, true} {
-					res := run(t, c.src, m, Options{Plain: plain})
+					res := run(t, c.src, m, report.Options{Plain: plain})
 					require.Equal(t, []string{c.want}, stateLines(res), "%s plain=%v", m, plain)
 					require.Empty(t, res.Stuck)
 				}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // locKey names something a proposition can observe: a register of a
@@ -233,9 +234,9 @@ func (p *program) format(v val) string {
 }
 
 // value converts a machine value for the Result.
-func (p *program) value(v val) Value {
+func (p *program) value(v val) report.Value {
 	if s, ok := p.symbol(v); ok {
-		return Value{Sym: s}
+		return report.Value{Sym: s}
 	}
-	return Value{Int: v}
+	return report.Value{Int: v}
 }

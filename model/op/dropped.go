@@ -1,6 +1,9 @@
 package op
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/litmus-dev/litmus/model/report"
+)
 
 // This file reports the executions that are dropped because a thread
 // accesses memory at a value that is not the address of a location
@@ -20,7 +23,7 @@ func (m *machine) dropped(s *mstate) bool {
 
 // droppedReport describes the first few dropped dead ends, with a trace
 // to each that ends in a StepBlock step per offending thread.
-func (m *machine) droppedReport(sr *search, ids []int) []Stuck {
+func (m *machine) droppedReport(sr *search, ids []int) []report.Stuck {
 	return m.blockReports(sr, ids, func(s *mstate, t int, in *instr, line int) (string, string, bool) {
 		if !m.badAccess(s, t, in) {
 			return "", "", false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // memModel is what distinguishes SC, TSO and PSO: where a store goes, where
@@ -13,7 +14,7 @@ import (
 type memModel interface {
 	Model() Machine
 	// read returns the value of location loc as thread t sees it.
-	read(s *mstate, t, loc int) (val, Source)
+	read(s *mstate, t, loc int) (val, report.Source)
 	// write performs thread t's store; rel marks a release store.
 	write(s *mstate, t, loc int, v val, rel bool)
 	// storeFence orders thread t's earlier stores before its later ones.
@@ -133,7 +134,7 @@ func (m *machine) enabled(s *mstate, out []action) []action {
 type effect struct {
 	loc      int // -1 when no memory location was involved
 	read     val
-	from     Source
+	from     report.Source
 	wrote    val
 	hasWrite bool
 	note     string
@@ -285,7 +286,7 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 			th.regs[in.dst] = b2v(old == 0)
 		}
 		if eff != nil {
-			eff.loc, eff.read, eff.from = l, old, FromMemory
+			eff.loc, eff.read, eff.from = l, old, report.FromMemory
 			if old == 0 {
 				eff.wrote, eff.hasWrite = 1, true
 			} else {
@@ -436,7 +437,7 @@ func (m *machine) rmw(out *mstate, t int, in *instr, eff *effect) error {
 		th.regs[in.dst] = r
 	}
 	if eff != nil {
-		eff.loc, eff.read, eff.from = l, old, FromMemory
+		eff.loc, eff.read, eff.from = l, old, report.FromMemory
 		if write {
 			eff.wrote, eff.hasWrite = nv, true
 		} else {

@@ -4,10 +4,11 @@ import (
 	"context"
 	"testing"
 
+	"github.com/litmus-dev/litmus/model/report"
 	"github.com/stretchr/testify/require"
 )
 
-func run(t *testing.T, src string, m Machine, opt Options) *Result {
+func run(t *testing.T, src string, m Machine, opt report.Options) *report.Result {
 	t.Helper()
 	test, err := parseSrc("t.litmus", src)
 	require.NoError(t, err)
@@ -16,7 +17,7 @@ func run(t *testing.T, src string, m Machine, opt Options) *Result {
 	return res
 }
 
-func stateLines(r *Result) []string {
+func stateLines(r *report.Result) []string {
 	var out []string
 	for _, s := range r.States {
 		out = append(out, s.String())

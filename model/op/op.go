@@ -41,42 +41,10 @@ func (m Machine) String() string {
 	return "machine?"
 }
 
-type (
-	Options   = report.Options
-	Result    = report.Result
-	State     = report.State
-	LocValue  = report.LocValue
-	Value     = report.Value
-	Trace     = report.Trace
-	Step      = report.Step
-	Source    = report.Source
-	Violation = report.Violation
-	Stuck     = report.Stuck
-	Stats     = report.Stats
-)
-
-const (
-	Never     = report.Never
-	Sometimes = report.Sometimes
-	Always    = report.Always
-	Unknown   = report.Unknown
-
-	StepInstr = report.StepInstr
-	StepDrain = report.StepDrain
-	StepBlock = report.StepBlock
-
-	FromNone   = report.FromNone
-	FromMemory = report.FromMemory
-	FromBuffer = report.FromBuffer
-
-	DefaultMaxStates = report.DefaultMaxStates
-	DefaultMaxMemory = report.DefaultMaxMemory
-)
-
 // Check explores test t on machine m and returns the reachable final
 // states, the verdict and the traces that explain it. Errors are as
 // model.Check describes them; Result.Model is the machine's name.
-func Check(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result, error) {
+func Check(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) (*report.Result, error) {
 	return check(ctx, t, m, opt)
 }
 

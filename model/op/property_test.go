@@ -2,11 +2,12 @@ package op
 
 import (
 	"context"
-	"github.com/litmus-dev/litmus/model/internal/randprog"
 	"sort"
 	"testing"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/internal/randprog"
+	"github.com/litmus-dev/litmus/model/report"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
@@ -15,9 +16,9 @@ import (
 func outcomes(t require.TestingT, p *randprog.Prog, m Machine, plain bool) []string {
 	test, err := parseSrc("random.litmus", p.Source())
 	require.NoError(t, err, "%s", p.Source())
-	res, err := Check(context.Background(), test, m, Options{Plain: plain, NoWitness: true})
+	res, err := Check(context.Background(), test, m, report.Options{Plain: plain, NoWitness: true})
 	require.NoError(t, err)
-	require.NotEqual(t, Unknown, res.Verdict, res.Reason)
+	require.NotEqual(t, report.Unknown, res.Verdict, res.Reason)
 	out := stateLines(res)
 	sorted := append([]string(nil), out...)
 	sort.Strings(sorted)
@@ -112,7 +113,7 @@ func TestPropWitnessReplays(t *testing.T) {
 		require.NoError(t, err)
 		m := rapid.SampledFrom([]Machine{SC, TSO, PSO}).Draw(t, "model")
 		plain := rapid.Bool().Draw(t, "plain")
-		res, err := Check(context.Background(), test, m, Options{Plain: plain})
+		res, err := Check(context.Background(), test, m, report.Options{Plain: plain})
 		require.NoError(t, err)
 		if res.Witness == nil {
 			require.Zero(t, res.Positive, "exists holds in some state, so a witness exists")
@@ -125,7 +126,7 @@ func TestPropWitnessReplays(t *testing.T) {
 		var eff effect
 		for i, st := range res.Witness.Steps {
 			a := execAct(st.Thread)
-			if st.Kind == StepDrain {
+			if st.Kind == report.StepDrain {
 				a = drainAct(st.Thread, prog.byName[st.Loc])
 			}
 			require.True(t, contains(mc.enabled(s, nil), a), "step %d (%s) is not enabled\n%s", i, st, res.Witness)

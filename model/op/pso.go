@@ -1,5 +1,7 @@
 package op
 
+import "github.com/litmus-dev/litmus/model/report"
+
 // psoModel is SPARC's Partial Store Order (The SPARC Architecture Manual,
 // Version 8, appendix K; Version 9, section 8.4.4.3): like TSO, but the
 // buffer is FIFO per (thread, address) only, so stores to different
@@ -20,7 +22,7 @@ type psoModel struct{}
 
 func (psoModel) Model() Machine { return PSO }
 
-func (psoModel) read(s *mstate, t, loc int) (val, Source) { return tsoModel{}.read(s, t, loc) }
+func (psoModel) read(s *mstate, t, loc int) (val, report.Source) { return tsoModel{}.read(s, t, loc) }
 
 func (psoModel) write(s *mstate, t, loc int, v val, rel bool) {
 	if rel {

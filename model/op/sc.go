@@ -1,5 +1,7 @@
 package op
 
+import "github.com/litmus-dev/litmus/model/report"
+
 // scModel is sequential consistency (Lamport 1979): one shared memory,
 // every access goes straight to it, and the machine runs any thread's next
 // instruction. There are no buffers, so every fence is a no-op.
@@ -7,7 +9,7 @@ type scModel struct{}
 
 func (scModel) Model() Machine { return SC }
 
-func (scModel) read(s *mstate, t, loc int) (val, Source) { return s.mem[loc], FromMemory }
+func (scModel) read(s *mstate, t, loc int) (val, report.Source) { return s.mem[loc], report.FromMemory }
 
 func (scModel) write(s *mstate, t, loc int, v val, rel bool) { s.mem[loc] = v }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/litmus-dev/litmus/model/report"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
@@ -85,7 +86,7 @@ func TestSmokeWide(t *testing.T) {
 		var prev map[string]bool
 		complete := true
 		for _, m := range []Machine{SC, TSO, PSO} {
-			res, err := Check(context.Background(), test, m, Options{MaxStates: 200_000})
+			res, err := Check(context.Background(), test, m, report.Options{MaxStates: 200_000})
 			if err != nil {
 				// Only a runtime meaning error is acceptable, with a position.
 				require.Contains(t, err.Error(), "wide.litmus:", src)
@@ -95,14 +96,14 @@ func TestSmokeWide(t *testing.T) {
 				require.NotEmpty(t, st.Threads, "%s\n%s", m, src)
 				require.NotEmpty(t, st.Reason)
 			}
-			if res.Verdict == Unknown {
+			if res.Verdict == report.Unknown {
 				complete = false
 				continue
 			}
 			if res.Stats.Engine == "reduced" {
-				plain, err := Check(context.Background(), test, m, Options{MaxStates: 200_000, Plain: true})
+				plain, err := Check(context.Background(), test, m, report.Options{MaxStates: 200_000, Plain: true})
 				require.NoError(t, err)
-				if plain.Verdict != Unknown {
+				if plain.Verdict != report.Unknown {
 					require.Equal(t, stateLines(plain), stateLines(res), "%s reduced != plain\n%s", m, src)
 					require.Equal(t, len(plain.Stuck) > 0, len(res.Stuck) > 0, "%s: stuck states differ\n%s", m, src)
 				}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/litmus-dev/litmus/model/report"
 	"github.com/stretchr/testify/require"
 )
 
@@ -40,10 +41,10 @@ exists (1:r1=1 /\ 0:r2=0)
 
 func TestSRCUCrossThread(t *testing.T) {
 	for _, m := range []Machine{SC, TSO, PSO} {
-		plain := run(t, srcuCross, m, Options{Plain: true})
-		red := run(t, srcuCross, m, Options{})
+		plain := run(t, srcuCross, m, report.Options{Plain: true})
+		red := run(t, srcuCross, m, report.Options{})
 		require.Equal(t, stateLines(plain), stateLines(red), m.String())
-		require.Equal(t, Never, red.Verdict, m.String())
+		require.Equal(t, report.Never, red.Verdict, m.String())
 		require.Empty(t, red.Stuck, m.String())
 		// Every other combination is reachable.
 		require.Equal(t, []string{"0:r2=0; 1:r1=0;", "0:r2=1; 1:r1=0;", "0:r2=1; 1:r1=1;"}, stateLines(red), m.String())
@@ -77,11 +78,11 @@ P1(int *x, int *y, struct srcu_struct *s)
 exists (0:r1=1 /\ 0:r2=0)
 `
 	for _, m := range []Machine{SC, TSO, PSO} {
-		res := run(t, strings.ReplaceAll(src, "STRAY", "srcu_up_read(s, 0);"), m, Options{})
-		require.Equal(t, Sometimes, res.Verdict, m.String())
+		res := run(t, strings.ReplaceAll(src, "STRAY", "srcu_up_read(s, 0);"), m, report.Options{})
+		require.Equal(t, report.Sometimes, res.Verdict, m.String())
 		require.Empty(t, res.Stuck, m.String())
-		res = run(t, strings.ReplaceAll(src, "STRAY", ""), m, Options{})
-		require.Equal(t, Never, res.Verdict, m.String())
+		res = run(t, strings.ReplaceAll(src, "STRAY", ""), m, report.Options{})
+		require.Equal(t, report.Never, res.Verdict, m.String())
 		require.Empty(t, res.Stuck, m.String())
 	}
 }
@@ -107,7 +108,7 @@ P2(int *x, struct srcu_struct *s)
 }
 exists (x=1)
 `
-	res := run(t, src, SC, Options{})
+	res := run(t, src, SC, report.Options{})
 	require.NotEmpty(t, res.Stuck)
 	require.Contains(t, res.Stuck[0].Reason, "P2 waits forever")
 }
@@ -136,7 +137,7 @@ exists (0:r0=0)
 `
 	test, err := parseSrc("t.litmus", src)
 	require.NoError(t, err)
-	_, err = Check(context.Background(), test, SC, Options{})
+	_, err = Check(context.Background(), test, SC, report.Options{})
 	require.ErrorContains(t, err, "t.litmus:15:2: P2: srcu_up_read(s, 0): P0 and P1 each have a read-side section of s open with index 0; which one this ends is not modelled")
 }
 
@@ -146,7 +147,7 @@ func TestRCUUnlockOutside(t *testing.T) {
 	src := "C e\n{}\nP0(int *x)\n{\n\trcu_read_unlock();\n}\nexists (x=0)\n"
 	test, err := parseSrc("t.litmus", src)
 	require.NoError(t, err)
-	_, err = Check(context.Background(), test, SC, Options{})
+	_, err = Check(context.Background(), test, SC, report.Options{})
 	require.ErrorContains(t, err, "t.litmus:5:2: P0: rcu_read_unlock() outside a read-side critical section")
 }
 
@@ -181,14 +182,14 @@ exists (1:r2=1 /\ 2:r4=1 /\ 2:r1=0)
 `
 	for _, m := range []Machine{SC, TSO, PSO} {
 		for _, plain := range []bool{false, true} {
-			res := run(t, src, m, Options{Plain: plain})
-			require.Equal(t, Never, res.Verdict, "%s plain=%v", m, plain)
+			res := run(t, src, m, report.Options{Plain: plain})
+			require.Equal(t, report.Never, res.Verdict, "%s plain=%v", m, plain)
 			require.Empty(t, res.Stuck)
 		}
 	}
 	// The condition is reachable when the store comes after the unlock.
 	late := strings.Replace(src, "WRITE_ONCE(*z, 1);\n\tsrcu_up_read(s, 0);", "srcu_up_read(s, 0);\n\tWRITE_ONCE(*z, 1);", 1)
 	require.NotEqual(t, src, late)
-	res := run(t, late, TSO, Options{})
-	require.Equal(t, Sometimes, res.Verdict)
+	res := run(t, late, TSO, report.Options{})
+	require.Equal(t, report.Sometimes, res.Verdict)
 }

@@ -3,11 +3,13 @@ package op
 import (
 	"fmt"
 	"sort"
+
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // trace replays a path from the initial state and describes each step.
-func (m *machine) trace(path []action) Trace {
-	var tr Trace
+func (m *machine) trace(path []action) report.Trace {
+	var tr report.Trace
 	s, next := m.initial(), m.blank()
 	var eff effect
 	// pending shadows each store buffer with the instruction that made
@@ -20,10 +22,10 @@ func (m *machine) trace(path []action) Trace {
 	for _, a := range path {
 		t := a.thread()
 		th := m.p.threads[t]
-		st := Step{Kind: StepInstr, Thread: th.id}
+		st := report.Step{Kind: report.StepInstr, Thread: th.id}
 		var in *instr
 		if a.isDrain() {
-			st.Kind, st.Text = StepDrain, "drain"
+			st.Kind, st.Text = report.StepDrain, "drain"
 			for k, o := range pending[t] {
 				if o.loc == a.loc() {
 					st.Pos, st.Text = m.p.test.File.Position(o.in.pos), o.in.text
@@ -42,7 +44,7 @@ func (m *machine) trace(path []action) Trace {
 		}
 		if eff.loc >= 0 {
 			st.Loc = m.p.locs[eff.loc].name
-			if !a.isDrain() && eff.from != FromNone {
+			if !a.isDrain() && eff.from != report.FromNone {
 				v := m.p.value(eff.read)
 				st.Read, st.From = &v, eff.from
 			}
@@ -73,7 +75,7 @@ func (m *machine) trace(path []action) Trace {
 // reachable deadlocks that are not final states, and, when the program
 // loops, the first states (in breadth-first order) from which no final
 // state is reachable.
-func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
+func (m *machine) stuck(sr *search, deadlocks []int) []report.Stuck {
 	out := m.blockReports(sr, deadlocks, func(s *mstate, t int, in *instr, line int) (string, string, bool) {
 		if m.done(s, t) {
 			return "", "", false
@@ -143,7 +145,7 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 		// used to be reported at the line before it).
 		w := sinkState(adj, id)
 		s := sr.state(w)
-		st := Stuck{Trace: m.trace(sr.path(w))}
+		st := report.Stuck{Trace: m.trace(sr.path(w))}
 		st.Trace.Shortest = true
 		var reasons []string
 		for t, f := range finishes {
@@ -164,7 +166,7 @@ func (m *machine) stuck(sr *search, deadlocks []int) []Stuck {
 
 // appendNew appends st unless out already has a report with its reason:
 // several stuck states may leave the threads stuck at the same places.
-func appendNew(out []Stuck, st Stuck) []Stuck {
+func appendNew(out []report.Stuck, st report.Stuck) []report.Stuck {
 	for _, o := range out {
 		if o.Reason == st.Reason {
 			return out
@@ -229,14 +231,14 @@ func sinkState(adj *adjacency, id int) int {
 // ids: the trace to it, then a StepBlock step for each thread that blocked
 // says is blocked there, with its reason and note. Stuck and dropped
 // states are both reported this way.
-func (m *machine) blockReports(sr *search, ids []int, blocked func(s *mstate, t int, in *instr, line int) (reason, note string, ok bool)) []Stuck {
-	var out []Stuck
+func (m *machine) blockReports(sr *search, ids []int, blocked func(s *mstate, t int, in *instr, line int) (reason, note string, ok bool)) []report.Stuck {
+	var out []report.Stuck
 	for _, id := range ids {
 		if len(out) == maxStuck {
 			break
 		}
 		s := sr.state(id)
-		st := Stuck{Trace: m.trace(sr.path(id))}
+		st := report.Stuck{Trace: m.trace(sr.path(id))}
 		st.Trace.Shortest = !sr.reduced
 		var reasons []string
 		for t := range s.th {
@@ -252,7 +254,7 @@ func (m *machine) blockReports(sr *search, ids []int, blocked func(s *mstate, t 
 			}
 			st.Threads = append(st.Threads, th.id)
 			reasons = append(reasons, reason)
-			st.Trace.Steps = append(st.Trace.Steps, Step{Kind: StepBlock, Thread: th.id, Pos: pos, Text: in.text, Note: note})
+			st.Trace.Steps = append(st.Trace.Steps, report.Step{Kind: report.StepBlock, Thread: th.id, Pos: pos, Text: in.text, Note: note})
 		}
 		st.Reason = joinReasons(reasons)
 		out = appendNew(out, st)

@@ -1,5 +1,7 @@
 package op
 
+import "github.com/litmus-dev/litmus/model/report"
+
 // tsoModel is x86-TSO (Owens, Sarkar, Sewell, "x86-TSO: a rigorous and
 // usable programmer's model for x86 multiprocessors", CACM 53(7), 2010):
 // each thread has a FIFO store buffer; a store is appended to it; a load
@@ -12,14 +14,14 @@ type tsoModel struct{}
 
 func (tsoModel) Model() Machine { return TSO }
 
-func (tsoModel) read(s *mstate, t, loc int) (val, Source) {
+func (tsoModel) read(s *mstate, t, loc int) (val, report.Source) {
 	buf := s.th[t].buf
 	for i := len(buf) - 1; i >= 0; i-- {
 		if buf[i].loc == loc {
-			return buf[i].v, FromBuffer
+			return buf[i].v, report.FromBuffer
 		}
 	}
-	return s.mem[loc], FromMemory
+	return s.mem[loc], report.FromMemory
 }
 
 func (tsoModel) write(s *mstate, t, loc int, v val, rel bool) {

@@ -1,6 +1,7 @@
 package op
 
 import (
+	"github.com/litmus-dev/litmus/model/report"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -99,7 +100,7 @@ exists (0:rax=0 /\ 1:rax=0)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := run(t, c.src, TSO, Options{})
+			res := run(t, c.src, TSO, report.Options{})
 			require.Equal(t, want[c.name], stateLines(res))
 			require.Empty(t, res.Stuck)
 		})
