@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/stretchr/testify/require"
 )
 
 // corpusDir is the shared conformance corpus, relative to this package.
-const corpusDir = "../../shared/corpus"
+var corpusDir = shared.Corpus()
 
 // corpusFiles returns the litmus tests under corpusDir/sub, sorted, or
 // skips t when the corpus is absent.

@@ -9,7 +9,7 @@ import (
 )
 
 // defPath is the kernel's herd macro table, in the shared corpus.
-const defPath = corpusDir + "/lkmm/tools/memory-model/linux-kernel.def"
+var defPath = corpusDir + "/lkmm/tools/memory-model/linux-kernel.def"
 
 // defRow is what a linux-kernel.def line says about one primitive.
 type defRow struct {

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/stretchr/testify/require"
 )
 
-const kernelModelDir = "../../shared/corpus/lkmm/tools/memory-model"
+var kernelModelDir = filepath.Join(shared.Corpus(), "lkmm/tools/memory-model")
 
 func parseFile(t *testing.T, path string) *litmus.Test {
 	t.Helper()

@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/stretchr/testify/require"
 )
 
 // corpus is the conformance corpus, relative to this package's directory
 // (../shared/corpus from the repository root).
-const corpus = "../../shared/corpus"
+var corpus = shared.Corpus()
 
 // herdOutput is what we compare in a herd7 output file.
 type herdOutput struct {

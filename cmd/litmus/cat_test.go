@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/stretchr/testify/require"
 )
 
-const kernelDir = "../../../shared/corpus/lkmm/tools/memory-model"
+var kernelDir = filepath.Join(shared.Corpus(), "lkmm/tools/memory-model")
 
 // TestCatFlags runs the commands that take a model with the kernel's
 // model read from files: --model-dir, --cat with herd's .cfg, --cat with

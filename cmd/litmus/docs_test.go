@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/stretchr/testify/require"
 )
 
@@ -103,7 +104,7 @@ func TestMissingShared(t *testing.T) {
 	require.Equal(t, "", missingShared([]string{"check", "testdata/nospace.litmus"}))
 	require.Equal(t, "../shared/no-such-dir", missingShared([]string{"check", "--model-dir", "../shared/no-such-dir", "x.litmus"}))
 	require.Equal(t, "../shared/no-such.cat", missingShared([]string{"check", "--cat=../shared/no-such.cat", "x.litmus"}))
-	if _, err := os.Stat("../../../shared/corpus"); err == nil {
+	if _, err := os.Stat(shared.Corpus()); err == nil {
 		require.Equal(t, "", missingShared([]string{"check", "../shared/corpus"}))
 	}
 }

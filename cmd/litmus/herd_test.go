@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/stretchr/testify/require"
 )
 
-const corpus = "../../../shared/corpus"
+var corpus = shared.Corpus()
 
 // herdLines keeps the lines of a herd7 output that litmus must reproduce
 // exactly: the Test line, States and the state lines, Ok/No, Flag lines,

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
 	"github.com/litmus-dev/litmus/model/kmap"
+	"github.com/stretchr/testify/require"
 )
 
 // The tests here hold the run to the models: every state a run observes
@@ -26,7 +26,7 @@ import (
 // machine.
 
 // corpusDir is the shared conformance corpus, relative to this package.
-const corpusDir = "../../../shared/corpus"
+var corpusDir = shared.Corpus()
 
 // litmusFiles returns the .litmus files under dir, sorted; none when dir
 // is absent.

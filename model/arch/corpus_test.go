@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/cat/interp"
 	"github.com/litmus-dev/litmus/model/internal/herdout"
+	"github.com/stretchr/testify/require"
 )
 
 // corpus is the shared conformance corpus, beside the repository.
-const corpus = "../../../shared/corpus"
+var corpus = shared.Corpus()
 
 // knownDiff lists the corpus tests whose answer under the built-in model
 // is still not herd's, with the reason. The test fails when one of them

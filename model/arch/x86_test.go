@@ -8,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
 	"github.com/litmus-dev/litmus/model/arch"
@@ -17,6 +16,7 @@ import (
 	"github.com/litmus-dev/litmus/model/cat/interp"
 	"github.com/litmus-dev/litmus/model/internal/herdout"
 	"github.com/litmus-dev/litmus/model/lkmm"
+	"github.com/stretchr/testify/require"
 )
 
 // These tests check the built-in x86tso.cat and sc.cat, run by the cat
@@ -26,7 +26,7 @@ import (
 // the same verdict.
 
 // corpus is the shared conformance corpus, beside the repository.
-const corpus = "../../../shared/corpus"
+var corpus = shared.Corpus()
 
 // corpusTests returns the .litmus files under dir in the corpus, sorted,
 // and skips the test when the corpus is absent.

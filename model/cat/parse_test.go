@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/stretchr/testify/require"
 )
 
 // corpus is the shared conformance corpus, beside the repository.
-const corpus = "../../../shared/corpus"
+var corpus = shared.Corpus()
 
 // TestParseCorpusModels parses every cat and bell file of the shared
 // corpus: the kernel's LKMM files, herd's stock architecture models and

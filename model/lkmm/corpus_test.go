@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/stretchr/testify/require"
 )
 
 // corpusRoot is the shared conformance corpus, relative to this package.
-const corpusRoot = "../../../shared/corpus"
+var corpusRoot = shared.Corpus()
 
 // herdOutput is what herd7 printed for one test.
 type herdOutput struct {

@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/litmus-dev/litmus/internal/shared"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/lkmm"
+	"github.com/stretchr/testify/require"
 )
 
 // corpus is the shared conformance corpus, beside the repository.
-const corpus = "../../../../shared/corpus"
+var corpus = shared.Corpus()
 
 func corpusLKMM(t testing.TB) *Model {
 	cfg := filepath.Join(corpus, "lkmm/tools/memory-model/linux-kernel.cfg")
