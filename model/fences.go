@@ -240,7 +240,8 @@ func plainRMW(p *litmus.Primitive, c *litmus.CallExpr, repl func(string, ...litm
 	return repl("WRITE_ONCE", loc, val), true
 }
 
-// apply weakens the sites in place and returns a function that undoes it.
+// apply weakens the sites in place (in Fences' copy of the test) and
+// returns a function that undoes it.
 func apply(sites []Site) (undo func()) {
 	saved := make([]litmus.CallExpr, len(sites))
 	savedInstr := make([]litmus.Instr, len(sites))
@@ -272,14 +273,15 @@ func apply(sites []Site) (undo func()) {
 }
 
 // Fences weakens each ordering construct of t in turn and re-checks it
-// under m. The test is modified during the call and restored before it
-// returns, so t must not be used concurrently.
+// under m. It weakens a copy of t (litmus.Clone): the caller's tree is
+// never edited, and t may be read concurrently.
 func Fences(ctx context.Context, t *litmus.Test, m Model, opt Options) (*FenceReport, error) {
 	if t.Arch == litmus.ArchLISA {
 		// Sites knows C primitives and X86 instructions; reporting "no
 		// ordering constructs" for a LISA test would be wrong.
 		return nil, fmt.Errorf("%s: fences does not weaken LISA annotations; rewrite the test in C to analyse its barriers", t.Name)
 	}
+	t = litmus.Clone(t)
 	opt.NoWitness = true
 	run := func(sites []Site) (*Result, error) {
 		undo := apply(sites)
