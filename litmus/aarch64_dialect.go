@@ -87,84 +87,79 @@ var aarch64TLBIOps = func() []string {
 //	B        [Xn]
 //	B0       [Xn] or [Xn,#0]
 //	SYS, ICOP, DCOP, TLBIOP  a system register or maintenance operation
-func aarch64Instrs() map[string][]string {
-	t := map[string][]string{}
-	add := func(sigs string, names ...string) {
-		for _, n := range names {
-			t[n] = append(t[n], strings.Split(sigs, "|")...)
-		}
-	}
+func aarch64Instrs() sigTable {
+	t := sigTable{}
 	// Control flow.
-	add("", "NOP", "ERET", "ISB")
-	add("I", "HINT", "HLT", "SVC", "UDF")
-	add("L", "B", "BL")
+	t.add("", "NOP", "ERET", "ISB")
+	t.add("I", "HINT", "HLT", "SVC", "UDF")
+	t.add("L", "B", "BL")
 	for _, c := range aarch64Conds {
-		add("L", "B."+c)
+		t.add("L", "B."+c)
 	}
-	add("X", "BR", "BLR")
-	add("|X", "RET")
-	add("R,L", "CBZ", "CBNZ")
-	add("R,I,L", "TBZ", "TBNZ")
+	t.add("X", "BR", "BLR")
+	t.add("|X", "RET")
+	t.add("R,L", "CBZ", "CBNZ")
+	t.add("R,I,L", "TBZ", "TBNZ")
 	// Loads and stores.
-	add("R,M", "LDR", "STR", "LDRSB", "LDRSH")
-	add("X,M", "LDRSW")
-	add("W,M", "LDRB", "LDRH", "STRB", "STRH")
-	add("R,MO", "LDUR")
-	add("R,R,MI", "LDP", "LDNP", "STP", "STNP", "LDIAPP", "STILP")
-	add("X,X,MI", "LDPSW")
-	add("R,B", "LDAR", "LDAPR", "LDXR", "LDAXR", "STLR")
-	add("W,B", "LDARB", "LDARH", "LDAPRB", "LDAPRH", "LDXRB", "LDXRH", "LDAXRB", "LDAXRH", "STLRB", "STLRH")
-	add("W,R,B", "STXR", "STLXR")
-	add("W,W,B", "STXRB", "STXRH", "STLXRB", "STLXRH")
-	add("R,R,B", "LDXP", "LDAXP")
-	add("W,R,R,B", "STXP", "STLXP")
+	t.add("R,M", "LDR", "STR", "LDRSB", "LDRSH")
+	t.add("X,M", "LDRSW")
+	t.add("W,M", "LDRB", "LDRH", "STRB", "STRH")
+	t.add("R,MO", "LDUR")
+	t.add("R,R,MI", "LDP", "LDNP", "STP", "STNP", "LDIAPP", "STILP")
+	t.add("X,X,MI", "LDPSW")
+	t.add("R,B", "LDAR", "LDAPR", "LDXR", "LDAXR", "STLR")
+	t.add("W,B", "LDARB", "LDARH", "LDAPRB", "LDAPRH", "LDXRB", "LDXRH", "LDAXRB", "LDAXRH", "STLRB", "STLRH")
+	t.add("W,R,B", "STXR", "STLXR")
+	t.add("W,W,B", "STXRB", "STXRH", "STLXRB", "STLXRH")
+	t.add("R,R,B", "LDXP", "LDAXP")
+	t.add("W,R,R,B", "STXP", "STLXP")
 	// Atomics: CAS, CASP, SWP, LD<op> and ST<op>, each with its
 	// ordering (A acquire, L release, AL both) and size (B, H) suffixes.
 	for _, o := range []string{"", "A", "L", "AL"} {
-		add("R,R,B0", "CAS"+o, "SWP"+o)
-		add("R,R,R,R,B0", "CASP"+o)
-		add("W,W,B0", "CAS"+o+"B", "CAS"+o+"H", "SWP"+o+"B", "SWP"+o+"H")
+		t.add("R,R,B0", "CAS"+o, "SWP"+o)
+		t.add("R,R,R,R,B0", "CASP"+o)
+		t.add("W,W,B0", "CAS"+o+"B", "CAS"+o+"H", "SWP"+o+"B", "SWP"+o+"H")
 		for _, op := range []string{"ADD", "CLR", "EOR", "SET", "SMAX", "SMIN", "UMAX", "UMIN"} {
-			add("R,R,B0", "LD"+op+o)
-			add("W,W,B0", "LD"+op+o+"B", "LD"+op+o+"H")
+			t.add("R,R,B0", "LD"+op+o)
+			t.add("W,W,B0", "LD"+op+o+"B", "LD"+op+o+"H")
 			if o == "" || o == "L" {
-				add("R,B0", "ST"+op+o)
-				add("W,B0", "ST"+op+o+"B", "ST"+op+o+"H")
+				t.add("R,B0", "ST"+op+o)
+				t.add("W,B0", "ST"+op+o+"B", "ST"+op+o+"H")
 			}
 		}
 	}
 	// Memory tagging.
-	add("X,MI", "STG", "STZG", "STZ2G")
-	add("X,MO", "LDG")
+	t.add("X,MI", "STG", "STZG", "STZ2G")
+	t.add("X,MO", "LDG")
 	// Data processing.
-	add("X,I|X,X|X,W|W,I|W,W", "MOV")
-	add("R,IS", "MOVZ", "MOVN", "MOVK")
-	add("X,L", "ADR")
-	add("X,W", "SXTW")
-	add("R,R", "MVN", "RBIT", "REV", "REV16", "ABS")
-	add("X,X", "REV32", "REV64")
-	add("R,R,E", "EOR", "EON", "ORR", "ORN", "AND", "ANDS", "ASR", "LSL", "LSR", "ROR")
-	add("R,R,RS", "BIC", "BICS", "ASRV", "LSLV", "LSRV", "RORV")
-	add("R,R,E|X,X,XE|W,W,WE", "ADD", "ADDS", "SUB", "SUBS")
-	add("R,E|X,XE|W,WE", "CMP")
-	add("R,E", "TST")
-	add("R,RS", "NEG", "NEGS")
-	add("R,R,I,I", "SBFM", "UBFM")
-	add("R,R,R,I", "EXTR")
-	add("R,R,R", "MUL", "MNEG")
-	add("R,R,R,R", "MADD", "MSUB")
-	add("X,W,W", "SMULL", "UMULL", "SMNEGL", "UMNEGL")
-	add("X,W,W,X", "SMADDL", "SMSUBL", "UMADDL", "UMSUBL")
-	add("R,R,R,C", "CSEL", "CSINC", "CSINV", "CSNEG")
-	add("R,C", "CSET", "CSETM")
-	add("R,R,C", "CINC")
+	t.add("X,I|X,X|X,W|W,I|W,W", "MOV")
+	t.add("R,IS", "MOVZ", "MOVN", "MOVK")
+	t.add("X,L", "ADR")
+	t.add("X,W", "SXTW")
+	t.add("R,R", "MVN", "RBIT", "REV", "REV16", "ABS")
+	t.add("X,X", "REV32", "REV64")
+	t.add("R,R,E", "EOR", "EON", "ORR", "ORN", "AND", "ANDS", "ASR", "LSL", "LSR", "ROR")
+	t.add("R,R,RS", "BIC", "BICS", "ASRV", "LSLV", "LSRV", "RORV")
+	t.add("R,R,E|X,X,XE|W,W,WE", "ADD", "ADDS", "SUB", "SUBS")
+	t.add("R,E|X,XE|W,WE", "CMP")
+	t.add("R,E", "TST")
+	t.add("R,RS", "NEG", "NEGS")
+	t.add("R,R,I,I", "SBFM", "UBFM")
+	t.add("R,R,R,I", "EXTR")
+	t.add("R,R,R", "MUL", "MNEG")
+	t.add("R,R,R,R", "MADD", "MSUB")
+	t.add("X,W,W", "SMULL", "UMULL", "SMNEGL", "UMNEGL")
+	t.add("X,W,W,X", "SMADDL", "SMSUBL", "UMADDL", "UMSUBL")
+	t.add("R,R,R,C", "CSEL", "CSINC", "CSINV", "CSNEG")
+	t.add("R,C", "CSET", "CSETM")
+	t.add("R,R,C", "CINC")
 	// Barriers and system instructions.
-	add("D", "DMB", "DSB")
-	add("ICOP|ICOP,X", "IC")
-	add("DCOP,X", "DC")
-	add("TLBIOP|TLBIOP,X", "TLBI")
-	add("X,SYS", "MRS")
-	add("SYS,X", "MSR")
+	t.add("D", "DMB", "DSB")
+	t.add("ICOP|ICOP,X", "IC")
+	t.add("DCOP,X", "DC")
+	t.add("TLBIOP|TLBIOP,X", "TLBI")
+	t.add("X,SYS", "MRS")
+	t.add("SYS,X", "MSR")
 	return t
 }
 

@@ -23,13 +23,25 @@ import (
 //     shifted-register operand.
 
 // dialect is the instruction syntax of one architecture.
+// sigTable maps normalised mnemonics to their operand signatures: a
+// signature is a comma-separated list of slot codes, "" for none.
+type sigTable map[string][]string
+
+// add gives each of names the signatures sigs, alternatives separated by
+// "|" ("|f,f": none, or two fence sets).
+func (t sigTable) add(sigs string, names ...string) {
+	for _, n := range names {
+		t[n] = append(t[n], strings.Split(sigs, "|")...)
+	}
+}
+
 type dialect struct {
 	arch Arch
 	// norm returns the normalised mnemonic of op as written.
 	norm func(op string) string
 	// instrs maps normalised mnemonics to their operand signatures: a
 	// signature is a comma-separated list of slot codes, "" for none.
-	instrs map[string][]string
+	instrs sigTable
 	// unsupported names instructions herd knows that this checker
 	// does not read, with the reason.
 	unsupported func(mnemonic string) (string, bool)

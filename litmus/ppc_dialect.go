@@ -40,29 +40,24 @@ func ppcNorm(op string) string {
 //	md  a memory operand d(rA)
 //	x   an indexed memory operand rA,rB
 //	l   a label
-func ppcInstrs() map[string][]string {
-	t := map[string][]string{}
-	add := func(sig string, names ...string) {
-		for _, n := range names {
-			t[n] = append(t[n], strings.Split(sig, "|")...)
-		}
-	}
-	add("", "nop", "sync", "lwsync", "eieio", "isync", "blr")
-	add("r,r,r", "add", "add.", "sub", "sub.", "subf", "subf.", "xor", "xor.", "or", "or.",
+func ppcInstrs() sigTable {
+	t := sigTable{}
+	t.add("", "nop", "sync", "lwsync", "eieio", "isync", "blr")
+	t.add("r,r,r", "add", "add.", "sub", "sub.", "subf", "subf.", "xor", "xor.", "or", "or.",
 		"and", "and.", "mullw", "mullw.", "divw", "divw.", "nor", "nor.", "slw", "sraw")
-	add("r,r,i", "addi", "addis", "subi", "xori", "ori", "andi.", "mulli", "srawi", "clrldi")
-	add("r,r,i,i,i", "rlwinm", "rlwimi")
-	add("r,r", "mr", "extsw", "neg", "neg.")
-	add("r,i", "li", "lis", "cmplwi")
-	add("r,i|c,r,i", "cmpwi", "cmpdi")
-	add("r,r|c,r,r", "cmpw", "cmpd")
-	add("r,m", "lbz", "lhz", "lwz", "ld", "lwzu", "stb", "sth", "stw", "std", "stwu")
-	add("r,md", "lwa", "lmw", "stmw")
-	add("r,x", "lbzx", "lhzx", "lwzx", "ldx", "lwax", "stbx", "sthx", "stwx", "stdx",
+	t.add("r,r,i", "addi", "addis", "subi", "xori", "ori", "andi.", "mulli", "srawi", "clrldi")
+	t.add("r,r,i,i,i", "rlwinm", "rlwimi")
+	t.add("r,r", "mr", "extsw", "neg", "neg.")
+	t.add("r,i", "li", "lis", "cmplwi")
+	t.add("r,i|c,r,i", "cmpwi", "cmpdi")
+	t.add("r,r|c,r,r", "cmpw", "cmpd")
+	t.add("r,m", "lbz", "lhz", "lwz", "ld", "lwzu", "stb", "sth", "stw", "std", "stwu")
+	t.add("r,md", "lwa", "lmw", "stmw")
+	t.add("r,x", "lbzx", "lhzx", "lwzx", "ldx", "lwax", "stbx", "sthx", "stwx", "stdx",
 		"lwarx", "ldarx", "stwcx.", "stdcx.")
-	add("x", "dcbf")
-	add("l", "b", "beq", "bne", "blt", "bge", "bgt", "ble", "bl")
-	add("r", "mtlr", "mflr", "mfcr")
+	t.add("x", "dcbf")
+	t.add("l", "b", "beq", "bne", "blt", "bge", "bgt", "ble", "bl")
+	t.add("r", "mtlr", "mflr", "mfcr")
 	return t
 }
 

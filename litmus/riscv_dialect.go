@@ -41,43 +41,38 @@ func riscvNorm(op string) string {
 //
 // herd reads lr.w.rl as lr.w and sc.w.aq as sc.w (RISCVLexer.mll); the
 // table keeps the annotation as written and leaves that to the model.
-func riscvInstrs() map[string][]string {
-	t := map[string][]string{}
-	add := func(sig string, names ...string) {
-		for _, n := range names {
-			t[n] = append(t[n], strings.Split(sig, "|")...)
-		}
-	}
-	add("", "nop", "ret", "fence.i", "fence.tso")
-	add("|f,f", "fence")
-	add("r,r", "mv", "sext.w")
-	add("r,i", "li", "lui", "auipc")
-	add("r,s", "la")
-	add("r,r,i", "addi", "slti", "sltiu", "andi", "ori", "xori", "slli", "srli", "srai",
+func riscvInstrs() sigTable {
+	t := sigTable{}
+	t.add("", "nop", "ret", "fence.i", "fence.tso")
+	t.add("|f,f", "fence")
+	t.add("r,r", "mv", "sext.w")
+	t.add("r,i", "li", "lui", "auipc")
+	t.add("r,s", "la")
+	t.add("r,r,i", "addi", "slti", "sltiu", "andi", "ori", "xori", "slli", "srli", "srai",
 		"addiw", "slliw", "srliw", "sraiw")
-	add("r,r,r", "add", "slt", "sltu", "and", "or", "xor", "sll", "srl", "sub", "sra",
+	t.add("r,r,r", "add", "slt", "sltu", "and", "or", "xor", "sll", "srl", "sub", "sra",
 		"addw", "sllw", "srlw", "subw", "sraw")
-	add("l", "j")
-	add("r,r,l", "beq", "bne", "blt", "bltu", "bge", "bgeu")
+	t.add("l", "j")
+	t.add("r,r,l", "beq", "bne", "blt", "bltu", "bge", "bgeu")
 	for _, w := range []string{"b", "h", "w", "d"} {
 		for _, u := range []string{"", "u"} {
 			if w == "d" && u == "u" {
 				continue
 			}
 			for _, mo := range []string{"", ".aq", ".aq.rl"} {
-				add("r,a", "l"+w+u+mo)
+				t.add("r,a", "l"+w+u+mo)
 			}
 		}
 		for _, mo := range []string{"", ".rl", ".aq.rl"} {
-			add("r,a", "s"+w+mo)
+			t.add("r,a", "s"+w+mo)
 		}
 	}
 	for _, w := range []string{".w", ".d"} {
 		for _, mo := range []string{"", ".aq", ".rl", ".aq.rl"} {
-			add("r,a0", "lr"+w+mo)
-			add("r,r,a0", "sc"+w+mo)
+			t.add("r,a0", "lr"+w+mo)
+			t.add("r,r,a0", "sc"+w+mo)
 			for _, op := range []string{"swap", "add", "and", "or", "xor", "max", "min", "maxu", "minu"} {
-				add("r,r,a0", "amo"+op+w+mo)
+				t.add("r,r,a0", "amo"+op+w+mo)
 			}
 		}
 	}

@@ -47,16 +47,13 @@ func init() {
 
 // arm64Rows returns the rows with LSE atomics (lse) or LL/SC loops.
 func arm64Rows(lse bool) []Row {
-	var rows []Row
-	add := func(prim, code, src, note string) {
-		rows = append(rows, Row{Prim: prim, Code: code, Src: src, Note: note})
-	}
+	var rows rowList
 	// rmw adds a row in its LSE or its LL/SC form.
 	rmw := func(prim, lseCode, lseSrc, llscCode, llscSrc, note string) {
 		if lse {
-			add(prim, lseCode, lseSrc, note)
+			rows.add(prim, lseCode, lseSrc, note)
 		} else {
-			add(prim, llscCode, llscSrc, note)
+			rows.add(prim, llscCode, llscSrc, note)
 		}
 	}
 	// llsc is an LL/SC loop: load-exclusive into x16, compute x15 from it
@@ -76,37 +73,25 @@ func arm64Rows(lse bool) []Row {
 
 	load := "ldr {ret}, [{addr}]"
 	store := "str {v}, [{addr}]"
-	for _, p := range []string{"READ_ONCE", "rcu_dereference", "lockless_dereference", "atomic_read", "atomic_long_read", "refcount_read"} {
-		add(p, load, armRwonce, "")
-	}
-	add(PlainLoad, load, "C: a plain access compiles to one LDR", "")
-	add(PlainStore, store, "C: a plain access compiles to one STR", "")
-	for _, p := range []string{"WRITE_ONCE", "atomic_set", "atomic_long_set", "refcount_set"} {
-		add(p, store, "include/asm-generic/rwonce.h (v6.x): __WRITE_ONCE, a volatile access", "")
-	}
-	for _, p := range []string{"smp_load_acquire", "atomic_read_acquire", "atomic_long_read_acquire"} {
-		add(p, "ldar {ret}, [{addr}]", armBarrier+": __smp_load_acquire, LDAR", "")
-	}
-	for _, p := range []string{"smp_store_release", "atomic_set_release", "atomic_long_set_release", "rcu_assign_pointer"} {
-		add(p, "stlr {v}, [{addr}]", armBarrier+": __smp_store_release, STLR", "")
-	}
-	add(NullAssign, store, rcupdate+": rcu_assign_pointer with a constant NULL is WRITE_ONCE", "")
-	add("smp_store_mb", "str {v}, [{addr}]; dmb ish", "include/asm-generic/barrier.h (v6.x): __smp_store_mb is WRITE_ONCE then __smp_mb", "")
-	add("smp_mb", "dmb ish", armBarrier+": __smp_mb", "")
-	add("smp_rmb", "dmb ishld", armBarrier+": __smp_rmb", "")
-	add("smp_wmb", "dmb ishst", armBarrier+": __smp_wmb", "")
-	for _, p := range []string{"smp_mb__before_atomic", "smp_mb__after_atomic"} {
-		add(p, "dmb ish", "include/asm-generic/barrier.h (v6.x): __smp_mb__{before,after}_atomic default to __smp_mb, arm64 does not override them", "")
-	}
-	add("smp_mb__after_spinlock", "dmb ish", "arch/arm64/include/asm/spinlock.h (v6.x): smp_mb__after_spinlock is smp_mb()", "")
-	add("smp_mb__after_unlock_lock", "", "kernel/rcu/rcu.h (v6.x): smp_mb() only with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE (powerpc)", "")
-	add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
-	add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
-	add("smp_read_barrier_depends", "", "removed in v5.9; was empty on arm64", "")
-	for _, p := range []string{"rcu_read_lock", "rcu_read_unlock"} {
-		add(p, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
-	}
-	add("cpu_relax", "yield", "arch/arm64/include/asm/vdso/processor.h (v6.x): cpu_relax is YIELD", "")
+	rows.addAll(onceLoads, load, armRwonce, "")
+	rows.add(PlainLoad, load, "C: a plain access compiles to one LDR", "")
+	rows.add(PlainStore, store, "C: a plain access compiles to one STR", "")
+	rows.addAll(onceStores, store, "include/asm-generic/rwonce.h (v6.x): __WRITE_ONCE, a volatile access", "")
+	rows.addAll(acquireLoads, "ldar {ret}, [{addr}]", armBarrier+": __smp_load_acquire, LDAR", "")
+	rows.addAll(releaseStores, "stlr {v}, [{addr}]", armBarrier+": __smp_store_release, STLR", "")
+	rows.add(NullAssign, store, rcupdate+": rcu_assign_pointer with a constant NULL is WRITE_ONCE", "")
+	rows.add("smp_store_mb", "str {v}, [{addr}]; dmb ish", "include/asm-generic/barrier.h (v6.x): __smp_store_mb is WRITE_ONCE then __smp_mb", "")
+	rows.add("smp_mb", "dmb ish", armBarrier+": __smp_mb", "")
+	rows.add("smp_rmb", "dmb ishld", armBarrier+": __smp_rmb", "")
+	rows.add("smp_wmb", "dmb ishst", armBarrier+": __smp_wmb", "")
+	rows.addAll(atomicBarriers, "dmb ish", "include/asm-generic/barrier.h (v6.x): __smp_mb__{before,after}_atomic default to __smp_mb, arm64 does not override them", "")
+	rows.add("smp_mb__after_spinlock", "dmb ish", "arch/arm64/include/asm/spinlock.h (v6.x): smp_mb__after_spinlock is smp_mb()", "")
+	rows.add("smp_mb__after_unlock_lock", "", "kernel/rcu/rcu.h (v6.x): smp_mb() only with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE (powerpc)", "")
+	rows.add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
+	rows.add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
+	rows.add("smp_read_barrier_depends", "", "removed in v5.9; was empty on arm64", "")
+	rows.addAll(rcuReadSide, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
+	rows.add("cpu_relax", "yield", "arch/arm64/include/asm/vdso/processor.h (v6.x): cpu_relax is YIELD", "")
 
 	for _, pre := range []string{"", "atomic_", "atomic_long_"} {
 		for _, o := range orderings {
@@ -206,10 +191,10 @@ func arm64Rows(lse bool) []Row {
 	rmw("clear_bit_unlock", "ldclrl {mask}, x16, [{addr}]", genLock+": arch_clear_bit_unlock is atomic_long_fetch_andnot_release",
 		llscMask(rel, "bic"), genLock+": arch_clear_bit_unlock is atomic_long_fetch_andnot_release", "")
 	for _, n := range []struct{ name, alu string }{{"__set_bit", "orr"}, {"__clear_bit", "bic"}, {"__change_bit", "eor"}} {
-		add(n.name, "ldr x16, [{addr}]; "+n.alu+" x16, x16, {mask}; str x16, [{addr}]", genNonAtom+": generic"+n.name+", a plain read-modify-write", "not atomic")
+		rows.add(n.name, "ldr x16, [{addr}]; "+n.alu+" x16, x16, {mask}; str x16, [{addr}]", genNonAtom+": generic"+n.name+", a plain read-modify-write", "not atomic")
 	}
-	add("test_bit", "ldr x16, [{addr}]; tst x16, {mask}; cset {ret}, ne", genNonAtom+": const_test_bit/generic_test_bit, a volatile load", "")
-	add("test_bit_acquire", "ldar x16, [{addr}]; tst x16, {mask}; cset {ret}, ne", genNonAtom+": generic_test_bit_acquire, smp_load_acquire", "")
+	rows.add("test_bit", "ldr x16, [{addr}]; tst x16, {mask}; cset {ret}, ne", genNonAtom+": const_test_bit/generic_test_bit, a volatile load", "")
+	rows.add("test_bit_acquire", "ldar x16, [{addr}]; tst x16, {mask}; cset {ret}, ne", genNonAtom+": generic_test_bit_acquire, smp_load_acquire", "")
 
 	// refcount_t (see the x86-64 rows for what is left out).
 	rmw("refcount_inc", "mov x17, #1; ldadd x17, x16, [{addr}]", refcountH+": atomic_fetch_add_relaxed(1, &r->refs)",
@@ -233,12 +218,12 @@ func arm64Rows(lse bool) []Row {
 		armSpin+": queued_spin_lock's fast path, atomic_try_cmpxchg_acquire (CASA)",
 		"1: ldaxr x16, [{addr}]; cbnz x16, 2f; mov x17, #1; stxr w15, x17, [{addr}]; cbnz w15, 1b; b 3f; 2: yield; b 1b; 3:",
 		armSpin+": queued_spin_lock's fast path, atomic_try_cmpxchg_acquire ("+armLLSC+" __ll_sc__cmpxchg_case_acq_32)", noteSpinARM)
-	add("spin_unlock", "stlr xzr, [{addr}]", armSpin+": queued_spin_unlock is smp_store_release(&lock->locked, 0)", "the kernel stores one byte (STLRB); the word is the lock here")
+	rows.add("spin_unlock", "stlr xzr, [{addr}]", armSpin+": queued_spin_unlock is smp_store_release(&lock->locked, 0)", "the kernel stores one byte (STLRB); the word is the lock here")
 	rmw("spin_trylock", "ldr x16, [{addr}]; cbnz x16, 2f; mov x17, #1; casa x16, x17, [{addr}]; 2: cmp x16, #0; cset {ret}, eq",
 		armSpin+": queued_spin_trylock reads the lock, then atomic_try_cmpxchg_acquire (CASA) if it is free",
 		"ldr x16, [{addr}]; cbnz x16, 2f; 1: ldaxr x16, [{addr}]; cbnz x16, 2f; mov x17, #1; stxr w15, x17, [{addr}]; cbnz w15, 1b; 2: cmp x16, #0; cset {ret}, eq",
 		armSpin+": queued_spin_trylock", "")
-	add("spin_is_locked", "ldr x16, [{addr}]; cmp x16, #0; cset {ret}, ne", armSpin+": queued_spin_is_locked is atomic_read(&lock->val) != 0", "")
+	rows.add("spin_is_locked", "ldr x16, [{addr}]; cmp x16, #0; cset {ret}, ne", armSpin+": queued_spin_is_locked is atomic_read(&lock->val) != 0", "")
 	return rows
 }
 

@@ -119,6 +119,40 @@ const (
 	NullAssign = "rcu_assign_pointer(NULL)"
 )
 
+// rowList collects an architecture's rows as its file lists them.
+type rowList []Row
+
+// add appends the row of prim.
+func (l *rowList) add(prim, code, src, note string) {
+	*l = append(*l, Row{Prim: prim, Code: code, Src: src, Note: note})
+}
+
+// addAll appends a row for each of prims, with the same code, source and
+// note.
+func (l *rowList) addAll(prims []string, code, src, note string) {
+	for _, p := range prims {
+		l.add(p, code, src, note)
+	}
+}
+
+// The families of primitives that every architecture's file maps alike,
+// one row each with the same code.
+var (
+	// onceLoads are READ_ONCE and the reads that are READ_ONCE.
+	onceLoads = []string{"READ_ONCE", "rcu_dereference", "lockless_dereference", "atomic_read", "atomic_long_read", "refcount_read"}
+	// onceStores are WRITE_ONCE and the writes that are WRITE_ONCE.
+	onceStores = []string{"WRITE_ONCE", "atomic_set", "atomic_long_set", "refcount_set"}
+	// acquireLoads are smp_load_acquire and its atomic_t forms.
+	acquireLoads = []string{"smp_load_acquire", "atomic_read_acquire", "atomic_long_read_acquire"}
+	// releaseStores are smp_store_release, its atomic_t forms and
+	// rcu_assign_pointer.
+	releaseStores = []string{"smp_store_release", "atomic_set_release", "atomic_long_set_release", "rcu_assign_pointer"}
+	// rcuReadSide are RCU's read-side critical section's bounds.
+	rcuReadSide = []string{"rcu_read_lock", "rcu_read_unlock"}
+	// atomicBarriers are smp_mb__before_atomic and smp_mb__after_atomic.
+	atomicBarriers = []string{"smp_mb__before_atomic", "smp_mb__after_atomic"}
+)
+
 type table struct {
 	rows map[string]Row
 	gaps map[string]string

@@ -77,57 +77,42 @@ func ppcLoop(body string) string {
 }
 
 func init() {
-	var rows []Row
-	add := func(prim, code, src, note string) {
-		rows = append(rows, Row{Prim: prim, Code: code, Src: src, Note: note})
-	}
+	var rows rowList
 	load := "lwz {ret}, 0({addr})"
 	store := "stw {v}, 0({addr})"
-	for _, p := range []string{"READ_ONCE", "rcu_dereference", "lockless_dereference", "atomic_read", "atomic_long_read", "refcount_read"} {
-		add(p, load, rwonce+": __READ_ONCE, a volatile access; "+ppcAtomic+": arch_atomic_read is lwz", "")
-	}
-	add(PlainLoad, load, "C: a plain access compiles to one load", "")
-	add(PlainStore, store, "C: a plain access compiles to one store", "")
-	for _, p := range []string{"WRITE_ONCE", "atomic_set", "atomic_long_set", "refcount_set"} {
-		add(p, store, rwonce+": __WRITE_ONCE, a volatile access; "+ppcAtomic+": arch_atomic_set is stw", "")
-	}
-	for _, p := range []string{"smp_load_acquire", "atomic_read_acquire", "atomic_long_read_acquire"} {
-		add(p, "lwz r31, 0({addr}); lwsync; mr {ret}, r31", ppcBarrier+": __smp_load_acquire is READ_ONCE then __smp_lwsync()", "")
-	}
-	for _, p := range []string{"smp_store_release", "atomic_set_release", "atomic_long_set_release", "rcu_assign_pointer"} {
-		add(p, "lwsync; "+store, ppcBarrier+": __smp_store_release is __smp_lwsync() then WRITE_ONCE", "")
-	}
-	add(NullAssign, store, rcupdate+": rcu_assign_pointer with a constant NULL is WRITE_ONCE", "")
-	add("smp_store_mb", store+"; sync", "include/asm-generic/barrier.h (v6): __smp_store_mb is WRITE_ONCE then __smp_mb", "")
-	add("smp_mb", "sync", ppcBarrier+": __smp_mb is mb(), sync", "")
-	add("smp_rmb", "lwsync", ppcBarrier+": __smp_rmb is __lwsync()", "")
-	add("smp_wmb", "lwsync", ppcBarrier+": __smp_wmb is SMPWMB, LWSYNC on ppc64", "")
-	for _, p := range []string{"smp_mb__before_atomic", "smp_mb__after_atomic"} {
-		add(p, "sync", "include/asm-generic/barrier.h (v6): __smp_mb__{before,after}_atomic default to __smp_mb; powerpc does not override them", "")
-	}
-	add("smp_mb__after_spinlock", "sync", ppcSpin+": smp_mb__after_spinlock is smp_mb()", "")
-	add("smp_mb__after_unlock_lock", "sync", "kernel/rcu/rcu.h (v6.x): smp_mb() with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE, which powerpc selects", "")
-	add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
-	add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
-	add("smp_read_barrier_depends", "", "removed in v5.9; was empty on powerpc", "")
-	for _, p := range []string{"rcu_read_lock", "rcu_read_unlock"} {
-		add(p, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
-	}
-	add("cpu_relax", "or 1, 1, 1; or 2, 2, 2", ppcCPURelax, "priority hints: no memory access, no ordering")
+	rows.addAll(onceLoads, load, rwonce+": __READ_ONCE, a volatile access; "+ppcAtomic+": arch_atomic_read is lwz", "")
+	rows.add(PlainLoad, load, "C: a plain access compiles to one load", "")
+	rows.add(PlainStore, store, "C: a plain access compiles to one store", "")
+	rows.addAll(onceStores, store, rwonce+": __WRITE_ONCE, a volatile access; "+ppcAtomic+": arch_atomic_set is stw", "")
+	rows.addAll(acquireLoads, "lwz r31, 0({addr}); lwsync; mr {ret}, r31", ppcBarrier+": __smp_load_acquire is READ_ONCE then __smp_lwsync()", "")
+	rows.addAll(releaseStores, "lwsync; "+store, ppcBarrier+": __smp_store_release is __smp_lwsync() then WRITE_ONCE", "")
+	rows.add(NullAssign, store, rcupdate+": rcu_assign_pointer with a constant NULL is WRITE_ONCE", "")
+	rows.add("smp_store_mb", store+"; sync", "include/asm-generic/barrier.h (v6): __smp_store_mb is WRITE_ONCE then __smp_mb", "")
+	rows.add("smp_mb", "sync", ppcBarrier+": __smp_mb is mb(), sync", "")
+	rows.add("smp_rmb", "lwsync", ppcBarrier+": __smp_rmb is __lwsync()", "")
+	rows.add("smp_wmb", "lwsync", ppcBarrier+": __smp_wmb is SMPWMB, LWSYNC on ppc64", "")
+	rows.addAll(atomicBarriers, "sync", "include/asm-generic/barrier.h (v6): __smp_mb__{before,after}_atomic default to __smp_mb; powerpc does not override them", "")
+	rows.add("smp_mb__after_spinlock", "sync", ppcSpin+": smp_mb__after_spinlock is smp_mb()", "")
+	rows.add("smp_mb__after_unlock_lock", "sync", "kernel/rcu/rcu.h (v6.x): smp_mb() with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE, which powerpc selects", "")
+	rows.add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
+	rows.add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
+	rows.add("smp_read_barrier_depends", "", "removed in v5.9; was empty on powerpc", "")
+	rows.addAll(rcuReadSide, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
+	rows.add("cpu_relax", "or 1, 1, 1; or 2, 2, 2", ppcCPURelax, "priority hints: no memory access, no ordering")
 
 	// Exchange and compare-and-exchange (cmpxchg.h).
 	for _, pre := range []string{"", "atomic_", "atomic_long_"} {
 		for _, o := range ppcOrderings {
 			src := ppcCmpxchg + ": arch_xchg_relaxed, __xchg_u32_relaxed; " + o.how
-			add(pre+"xchg"+o.suffix, o.pre+ppcLoop("")+o.post+"; mr {ret}, r31", src, "")
+			rows.add(pre+"xchg"+o.suffix, o.pre+ppcLoop("")+o.post+"; mr {ret}, r31", src, "")
 		}
 		cas := func(pre, post string) string {
 			return pre + "1: lwarx r31, r0, {addr}; cmpw r31, {v}; bne 2f; stwcx. {w}, r0, {addr}; bne 1b" + post + "; 2: mr {ret}, r31"
 		}
-		add(pre+"cmpxchg", cas("sync; ", "; sync"), ppcCmpxchg+": arch_cmpxchg, __cmpxchg_u32 with PPC_ATOMIC_ENTRY_BARRIER and PPC_ATOMIC_EXIT_BARRIER; "+ppcSynch, "a failed comparison skips the exit barrier")
-		add(pre+"cmpxchg_relaxed", cas("", ""), ppcCmpxchg+": arch_cmpxchg_relaxed, __cmpxchg_u32_relaxed", "")
-		add(pre+"cmpxchg_acquire", cas("", "; lwsync"), ppcCmpxchg+": arch_cmpxchg_acquire, __cmpxchg_u32_acquire with PPC_ACQUIRE_BARRIER after the loop", "a failed comparison skips the barrier")
-		add(pre+"cmpxchg_release", cas("lwsync; ", ""), ppcFallback+": cmpxchg_release is __atomic_release_fence() then "+ppcCmpxchg+" arch_cmpxchg_relaxed", "")
+		rows.add(pre+"cmpxchg", cas("sync; ", "; sync"), ppcCmpxchg+": arch_cmpxchg, __cmpxchg_u32 with PPC_ATOMIC_ENTRY_BARRIER and PPC_ATOMIC_EXIT_BARRIER; "+ppcSynch, "a failed comparison skips the exit barrier")
+		rows.add(pre+"cmpxchg_relaxed", cas("", ""), ppcCmpxchg+": arch_cmpxchg_relaxed, __cmpxchg_u32_relaxed", "")
+		rows.add(pre+"cmpxchg_acquire", cas("", "; lwsync"), ppcCmpxchg+": arch_cmpxchg_acquire, __cmpxchg_u32_acquire with PPC_ACQUIRE_BARRIER after the loop", "a failed comparison skips the barrier")
+		rows.add(pre+"cmpxchg_release", cas("lwsync; ", ""), ppcFallback+": cmpxchg_release is __atomic_release_fence() then "+ppcCmpxchg+" arch_cmpxchg_relaxed", "")
 	}
 
 	// atomic_t and atomic_long_t arithmetic (atomic.h): every op a loop.
@@ -146,77 +131,77 @@ func init() {
 			if op.name == "andnot" {
 				src = ppcFallback + ": andnot is and(~i, v); " + ppcAtomic
 			}
-			add(pre+op.name, op.prep+ppcLoop(op.alu), src, "")
+			rows.add(pre+op.name, op.prep+ppcLoop(op.alu), src, "")
 			for _, o := range ppcOrderings {
-				add(pre+"fetch_"+op.name+o.suffix, op.prep+o.pre+ppcLoop(op.alu)+o.post+"; mr {ret}, r31", "fetch_"+op.name+o.suffix+": "+ppcAtomic+" ATOMIC_FETCH_OP_RELAXED; "+o.how, "")
+				rows.add(pre+"fetch_"+op.name+o.suffix, op.prep+o.pre+ppcLoop(op.alu)+o.post+"; mr {ret}, r31", "fetch_"+op.name+o.suffix+": "+ppcAtomic+" ATOMIC_FETCH_OP_RELAXED; "+o.how, "")
 			}
 		}
-		add(pre+"inc", "li r29, 1; "+ppcLoop("add r30, r31, r29"), ppcFallback+": inc is add(1, v); "+ppcAtomic, "")
-		add(pre+"dec", "li r29, 1; "+ppcLoop("sub r30, r31, r29"), ppcFallback+": dec is sub(1, v); "+ppcAtomic, "")
+		rows.add(pre+"inc", "li r29, 1; "+ppcLoop("add r30, r31, r29"), ppcFallback+": inc is add(1, v); "+ppcAtomic, "")
+		rows.add(pre+"dec", "li r29, 1; "+ppcLoop("sub r30, r31, r29"), ppcFallback+": dec is sub(1, v); "+ppcAtomic, "")
 		for _, o := range ppcOrderings {
 			ret := func(prep, alu, tail string) string {
 				return prep + o.pre + ppcLoop(alu) + o.post + "; " + tail
 			}
 			src := ppcAtomic + ": ATOMIC_OP_RETURN_RELAXED; " + o.how
-			add(pre+"add_return"+o.suffix, ret("", "add r30, r31, {v}", "mr {ret}, r30"), "add_return"+o.suffix+": "+src, "")
-			add(pre+"sub_return"+o.suffix, ret("", "sub r30, r31, {v}", "mr {ret}, r30"), "sub_return"+o.suffix+": "+src, "")
-			add(pre+"inc_return"+o.suffix, ret("li r29, 1; ", "add r30, r31, r29", "mr {ret}, r30"), ppcFallback+": inc_return is add_return(1, v); "+o.how, "")
-			add(pre+"dec_return"+o.suffix, ret("li r29, 1; ", "sub r30, r31, r29", "mr {ret}, r30"), ppcFallback+": dec_return is sub_return(1, v); "+o.how, "")
-			add(pre+"fetch_inc"+o.suffix, ret("li r29, 1; ", "add r30, r31, r29", "mr {ret}, r31"), ppcFallback+": fetch_inc is fetch_add(1, v); "+o.how, "")
-			add(pre+"fetch_dec"+o.suffix, ret("li r29, 1; ", "sub r30, r31, r29", "mr {ret}, r31"), ppcFallback+": fetch_dec is fetch_sub(1, v); "+o.how, "")
-			add(pre+"add_negative"+o.suffix, ret("", "add r30, r31, {v}", "mr r31, r30; "+ppcIsNeg), ppcFallback+": add_negative is add_return(i, v) < 0; "+o.how, "")
+			rows.add(pre+"add_return"+o.suffix, ret("", "add r30, r31, {v}", "mr {ret}, r30"), "add_return"+o.suffix+": "+src, "")
+			rows.add(pre+"sub_return"+o.suffix, ret("", "sub r30, r31, {v}", "mr {ret}, r30"), "sub_return"+o.suffix+": "+src, "")
+			rows.add(pre+"inc_return"+o.suffix, ret("li r29, 1; ", "add r30, r31, r29", "mr {ret}, r30"), ppcFallback+": inc_return is add_return(1, v); "+o.how, "")
+			rows.add(pre+"dec_return"+o.suffix, ret("li r29, 1; ", "sub r30, r31, r29", "mr {ret}, r30"), ppcFallback+": dec_return is sub_return(1, v); "+o.how, "")
+			rows.add(pre+"fetch_inc"+o.suffix, ret("li r29, 1; ", "add r30, r31, r29", "mr {ret}, r31"), ppcFallback+": fetch_inc is fetch_add(1, v); "+o.how, "")
+			rows.add(pre+"fetch_dec"+o.suffix, ret("li r29, 1; ", "sub r30, r31, r29", "mr {ret}, r31"), ppcFallback+": fetch_dec is fetch_sub(1, v); "+o.how, "")
+			rows.add(pre+"add_negative"+o.suffix, ret("", "add r30, r31, {v}", "mr r31, r30; "+ppcIsNeg), ppcFallback+": add_negative is add_return(i, v) < 0; "+o.how, "")
 		}
 		full := ppcOrderings[0]
 		andTest := func(prep, alu string) string {
 			return prep + full.pre + ppcLoop(alu) + full.post + "; mr r31, r30; " + ppcIsZero
 		}
-		add(pre+"sub_and_test", andTest("", "sub r30, r31, {v}"), ppcFallback+": sub_and_test is sub_return(i, v) == 0; "+full.how, "")
-		add(pre+"dec_and_test", andTest("li r29, 1; ", "sub r30, r31, r29"), ppcFallback+": dec_and_test is dec_return(v) == 0; "+full.how, "")
-		add(pre+"inc_and_test", andTest("li r29, 1; ", "add r30, r31, r29"), ppcFallback+": inc_and_test is inc_return(v) == 0; "+full.how, "")
+		rows.add(pre+"sub_and_test", andTest("", "sub r30, r31, {v}"), ppcFallback+": sub_and_test is sub_return(i, v) == 0; "+full.how, "")
+		rows.add(pre+"dec_and_test", andTest("li r29, 1; ", "sub r30, r31, r29"), ppcFallback+": dec_and_test is dec_return(v) == 0; "+full.how, "")
+		rows.add(pre+"inc_and_test", andTest("li r29, 1; ", "add r30, r31, r29"), ppcFallback+": inc_and_test is inc_return(v) == 0; "+full.how, "")
 		unless := "sync; 1: lwarx r31, r0, {addr}; cmpw r31, {w}; beq 2f; add r30, r31, {v}; stwcx. r30, r0, {addr}; bne 1b; sync; 2: sub r31, r31, {w}; " + ppcNonZero
-		add(pre+"add_unless", unless, ppcFallback+": add_unless is fetch_add_unless(v, a, u) != u; "+ppcAtomic+": arch_atomic_fetch_add_unless, the loop between PPC_ATOMIC_ENTRY_BARRIER and PPC_ATOMIC_EXIT_BARRIER", "a failed comparison skips the exit barrier")
-		add(pre+"inc_not_zero", unless, ppcFallback+": inc_not_zero is add_unless(v, 1, 0)", "")
+		rows.add(pre+"add_unless", unless, ppcFallback+": add_unless is fetch_add_unless(v, a, u) != u; "+ppcAtomic+": arch_atomic_fetch_add_unless, the loop between PPC_ATOMIC_ENTRY_BARRIER and PPC_ATOMIC_EXIT_BARRIER", "a failed comparison skips the exit barrier")
+		rows.add(pre+"inc_not_zero", unless, ppcFallback+": inc_not_zero is add_unless(v, 1, 0)", "")
 	}
 
 	// Bit operations (bitops.h).
 	notMask := "li r29, -1; xor r29, {mask}, r29; "
-	add("set_bit", ppcLoop("or r30, r31, {mask}"), ppcBitops+": set_bits, DEFINE_BITOP(or)", "")
-	add("clear_bit", notMask+ppcLoop("and r30, r31, r29"), ppcBitops+": clear_bits, DEFINE_BITOP(andc)", "")
-	add("change_bit", ppcLoop("xor r30, r31, {mask}"), ppcBitops+": change_bits, DEFINE_BITOP(xor)", "")
-	add("clear_bit_unlock", notMask+"lwsync; "+ppcLoop("and r30, r31, r29"), ppcBitops+": clear_bits_unlock, DEFINE_BITOP(andc) with PPC_RELEASE_BARRIER", "")
+	rows.add("set_bit", ppcLoop("or r30, r31, {mask}"), ppcBitops+": set_bits, DEFINE_BITOP(or)", "")
+	rows.add("clear_bit", notMask+ppcLoop("and r30, r31, r29"), ppcBitops+": clear_bits, DEFINE_BITOP(andc)", "")
+	rows.add("change_bit", ppcLoop("xor r30, r31, {mask}"), ppcBitops+": change_bits, DEFINE_BITOP(xor)", "")
+	rows.add("clear_bit_unlock", notMask+"lwsync; "+ppcLoop("and r30, r31, r29"), ppcBitops+": clear_bits_unlock, DEFINE_BITOP(andc) with PPC_RELEASE_BARRIER", "")
 	testOp := func(prep, pre, alu, post string) string {
 		return prep + pre + ppcLoop(alu) + post + "; and r31, r31, {mask}; " + ppcNonZero
 	}
-	add("test_and_set_bit", testOp("", "sync; ", "or r30, r31, {mask}", "; sync"), ppcBitops+": test_and_set_bits, DEFINE_TESTOP(or) with PPC_ATOMIC_ENTRY_BARRIER and PPC_ATOMIC_EXIT_BARRIER", "")
-	add("test_and_clear_bit", testOp(notMask, "sync; ", "and r30, r31, r29", "; sync"), ppcBitops+": test_and_clear_bits, DEFINE_TESTOP(andc) with the entry and exit barriers", "")
-	add("test_and_change_bit", testOp("", "sync; ", "xor r30, r31, {mask}", "; sync"), ppcBitops+": test_and_change_bits, DEFINE_TESTOP(xor) with the entry and exit barriers", "")
-	add("test_and_set_bit_lock", testOp("", "", "or r30, r31, {mask}", "; lwsync"), ppcBitops+": test_and_set_bits_lock, DEFINE_TESTOP(or) with PPC_ACQUIRE_BARRIER", "")
+	rows.add("test_and_set_bit", testOp("", "sync; ", "or r30, r31, {mask}", "; sync"), ppcBitops+": test_and_set_bits, DEFINE_TESTOP(or) with PPC_ATOMIC_ENTRY_BARRIER and PPC_ATOMIC_EXIT_BARRIER", "")
+	rows.add("test_and_clear_bit", testOp(notMask, "sync; ", "and r30, r31, r29", "; sync"), ppcBitops+": test_and_clear_bits, DEFINE_TESTOP(andc) with the entry and exit barriers", "")
+	rows.add("test_and_change_bit", testOp("", "sync; ", "xor r30, r31, {mask}", "; sync"), ppcBitops+": test_and_change_bits, DEFINE_TESTOP(xor) with the entry and exit barriers", "")
+	rows.add("test_and_set_bit_lock", testOp("", "", "or r30, r31, {mask}", "; lwsync"), ppcBitops+": test_and_set_bits_lock, DEFINE_TESTOP(or) with PPC_ACQUIRE_BARRIER", "")
 	for _, n := range []struct{ name, alu string }{{"__set_bit", "or r31, r31, {mask}"}, {"__clear_bit", "li r30, -1; xor r30, {mask}, r30; and r31, r31, r30"}, {"__change_bit", "xor r31, r31, {mask}"}} {
-		add(n.name, "lwz r31, 0({addr}); "+n.alu+"; stw r31, 0({addr})", genNonAtom+": generic"+n.name+", a plain read-modify-write", "not atomic")
+		rows.add(n.name, "lwz r31, 0({addr}); "+n.alu+"; stw r31, 0({addr})", genNonAtom+": generic"+n.name+", a plain read-modify-write", "not atomic")
 	}
-	add("test_bit", "lwz r31, 0({addr}); and r31, r31, {mask}; "+ppcNonZero, genNonAtom+": const_test_bit/generic_test_bit, a volatile load", "")
-	add("test_bit_acquire", "lwz r31, 0({addr}); lwsync; and r31, r31, {mask}; "+ppcNonZero, genNonAtom+": generic_test_bit_acquire, smp_load_acquire", "")
+	rows.add("test_bit", "lwz r31, 0({addr}); and r31, r31, {mask}; "+ppcNonZero, genNonAtom+": const_test_bit/generic_test_bit, a volatile load", "")
+	rows.add("test_bit_acquire", "lwz r31, 0({addr}); lwsync; and r31, r31, {mask}; "+ppcNonZero, genNonAtom+": generic_test_bit_acquire, smp_load_acquire", "")
 
 	// refcount_t (see the x86-64 rows for what is left out).
 	rel := ppcOrderings[3]
-	add("refcount_inc", "li r29, 1; "+ppcLoop("add r30, r31, r29"), refcountH+": __refcount_add is atomic_fetch_add_relaxed(i, &r->refs)", "the saturation check is left out")
-	add("refcount_add", ppcLoop("add r30, r31, {v}"), refcountH+": __refcount_add is atomic_fetch_add_relaxed(i, &r->refs)", "the saturation check is left out")
-	add("refcount_dec", "li r29, 1; "+rel.pre+ppcLoop("sub r30, r31, r29"), refcountH+": __refcount_dec is atomic_fetch_sub_release(1, &r->refs); "+rel.how, "the underflow check is left out")
-	add("refcount_dec_and_test", "li r29, 1; "+rel.pre+ppcLoop("sub r30, r31, r29")+"; cmpw r31, r29; bne 2f; lwsync; 2: sub r31, r31, r29; "+ppcIsZero,
+	rows.add("refcount_inc", "li r29, 1; "+ppcLoop("add r30, r31, r29"), refcountH+": __refcount_add is atomic_fetch_add_relaxed(i, &r->refs)", "the saturation check is left out")
+	rows.add("refcount_add", ppcLoop("add r30, r31, {v}"), refcountH+": __refcount_add is atomic_fetch_add_relaxed(i, &r->refs)", "the saturation check is left out")
+	rows.add("refcount_dec", "li r29, 1; "+rel.pre+ppcLoop("sub r30, r31, r29"), refcountH+": __refcount_dec is atomic_fetch_sub_release(1, &r->refs); "+rel.how, "the underflow check is left out")
+	rows.add("refcount_dec_and_test", "li r29, 1; "+rel.pre+ppcLoop("sub r30, r31, r29")+"; cmpw r31, r29; bne 2f; lwsync; 2: sub r31, r31, r29; "+ppcIsZero,
 		refcountH+": __refcount_sub_and_test is atomic_fetch_sub_release, then old == i and smp_acquire__after_ctrl_dep() (smp_rmb: lwsync)", "the underflow check is left out")
-	add("refcount_sub_and_test", rel.pre+ppcLoop("sub r30, r31, {v}")+"; cmpw r31, {v}; bne 2f; lwsync; 2: sub r31, r31, {v}; "+ppcIsZero,
+	rows.add("refcount_sub_and_test", rel.pre+ppcLoop("sub r30, r31, {v}")+"; cmpw r31, {v}; bne 2f; lwsync; 2: sub r31, r31, {v}; "+ppcIsZero,
 		refcountH+": __refcount_sub_and_test is atomic_fetch_sub_release, then old == i and smp_acquire__after_ctrl_dep() (smp_rmb: lwsync)", "the underflow check is left out")
 	notZero := "lwz r31, 0({addr}); 1: cmpw r31, {w}; beq 3f; add r30, r31, {v}; 2: lwarx r29, r0, {addr}; cmpw r29, r31; bne 4f; stwcx. r30, r0, {addr}; bne 2b; b 3f; 4: mr r31, r29; b 1b; 3: sub r31, r31, {w}; " + ppcNonZero
-	add("refcount_inc_not_zero", notZero, refcountH+": __refcount_add_not_zero, a loop of atomic_try_cmpxchg_relaxed ("+ppcCmpxchg+" __cmpxchg_u32_relaxed)", "the saturation check is left out")
-	add("refcount_add_not_zero", notZero, refcountH+": __refcount_add_not_zero", "the saturation check is left out")
+	rows.add("refcount_inc_not_zero", notZero, refcountH+": __refcount_add_not_zero, a loop of atomic_try_cmpxchg_relaxed ("+ppcCmpxchg+" __cmpxchg_u32_relaxed)", "the saturation check is left out")
+	rows.add("refcount_add_not_zero", notZero, refcountH+": __refcount_add_not_zero", "the saturation check is left out")
 
 	// Spinlocks: powerpc's own qspinlock, its trylock fast path.
-	add("spin_lock", "li r30, 1; 1: lwarx r31, r0, {addr}; cmpwi r31, 0; bne 1b; stwcx. r30, r0, {addr}; bne 1b; lwsync",
+	rows.add("spin_lock", "li r30, 1; 1: lwarx r31, r0, {addr}; cmpwi r31, 0; bne 1b; stwcx. r30, r0, {addr}; bne 1b; lwsync",
 		ppcSpin+": queued_spin_lock tries __queued_spin_trylock_nosteal (lwarx; cmpwi; stwcx.; PPC_ACQUIRE_BARRIER) before its slow path", notePPCSpin)
-	add("spin_unlock", "lwsync; li r31, 0; stw r31, 0({addr})", ppcSpin+": queued_spin_unlock is smp_store_release(&lock->locked, 0)", "the kernel stores one byte (lock->locked); the word is the lock here")
-	add("spin_trylock", "li r30, 1; 1: lwarx r31, r0, {addr}; cmpwi r31, 0; bne 2f; stwcx. r30, r0, {addr}; bne 1b; lwsync; 2: "+ppcIsZero,
+	rows.add("spin_unlock", "lwsync; li r31, 0; stw r31, 0({addr})", ppcSpin+": queued_spin_unlock is smp_store_release(&lock->locked, 0)", "the kernel stores one byte (lock->locked); the word is the lock here")
+	rows.add("spin_trylock", "li r30, 1; 1: lwarx r31, r0, {addr}; cmpwi r31, 0; bne 2f; stwcx. r30, r0, {addr}; bne 1b; lwsync; 2: "+ppcIsZero,
 		ppcSpin+": queued_spin_trylock, __queued_spin_trylock_nosteal", "the kernel's default _Q_SPIN_TRY_LOCK_STEAL form computes the new word with andc/or; the same lwarx, stwcx. and barrier")
-	add("spin_is_locked", "lwz r31, 0({addr}); "+ppcNonZero, ppcSpin+": queued_spin_is_locked is READ_ONCE(lock->val) (!= 0)", "")
+	rows.add("spin_is_locked", "lwz r31, 0({addr}); "+ppcNonZero, ppcSpin+": queued_spin_is_locked is READ_ONCE(lock->val) (!= 0)", "")
 
 	register(PPC64, rows, gaps())
 }

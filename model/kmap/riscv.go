@@ -56,43 +56,28 @@ const (
 )
 
 func init() {
-	var rows []Row
-	add := func(prim, code, src, note string) {
-		rows = append(rows, Row{Prim: prim, Code: code, Src: src, Note: note})
-	}
+	var rows rowList
 	load := "ld {ret}, 0({addr})"
 	store := "sd {v}, 0({addr})"
-	for _, p := range []string{"READ_ONCE", "rcu_dereference", "lockless_dereference", "atomic_read", "atomic_long_read", "refcount_read"} {
-		add(p, load, rwonce+": __READ_ONCE, a volatile access", "")
-	}
-	add(PlainLoad, load, "C: a plain access compiles to one load", "")
-	add(PlainStore, store, "C: a plain access compiles to one store", "")
-	for _, p := range []string{"WRITE_ONCE", "atomic_set", "atomic_long_set", "refcount_set"} {
-		add(p, store, rwonce+": __WRITE_ONCE, a volatile access", "")
-	}
-	for _, p := range []string{"smp_load_acquire", "atomic_read_acquire", "atomic_long_read_acquire"} {
-		add(p, "ld x31, 0({addr}); fence r, rw; mv {ret}, x31", rvBarrier+": __smp_load_acquire is READ_ONCE then RISCV_FENCE(r, rw)", "")
-	}
-	for _, p := range []string{"smp_store_release", "atomic_set_release", "atomic_long_set_release", "rcu_assign_pointer"} {
-		add(p, "fence rw, w; "+store, rvBarrier+": __smp_store_release is RISCV_FENCE(rw, w) then WRITE_ONCE", "")
-	}
-	add(NullAssign, store, rcupdate+": rcu_assign_pointer with a constant NULL is WRITE_ONCE", "")
-	add("smp_store_mb", store+"; fence rw, rw", "include/asm-generic/barrier.h (v6): __smp_store_mb is WRITE_ONCE then __smp_mb", "")
-	add("smp_mb", "fence rw, rw", rvBarrier+": __smp_mb is RISCV_FENCE(rw, rw)", "")
-	add("smp_rmb", "fence r, r", rvBarrier+": __smp_rmb is RISCV_FENCE(r, r)", "")
-	add("smp_wmb", "fence w, w", rvBarrier+": __smp_wmb is RISCV_FENCE(w, w)", "")
-	for _, p := range []string{"smp_mb__before_atomic", "smp_mb__after_atomic"} {
-		add(p, "fence rw, rw", "include/asm-generic/barrier.h (v6): __smp_mb__{before,after}_atomic default to __smp_mb; riscv does not override them", "")
-	}
-	add("smp_mb__after_spinlock", "fence iorw, iorw", rvBarrier+": smp_mb__after_spinlock is RISCV_FENCE(iorw, iorw)", "orders memory as fence rw,rw does")
-	add("smp_mb__after_unlock_lock", "", "kernel/rcu/rcu.h (v6.x): smp_mb() only with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE (powerpc)", "")
-	add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
-	add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
-	add("smp_read_barrier_depends", "", "removed in v5.9; was empty on riscv", "")
-	for _, p := range []string{"rcu_read_lock", "rcu_read_unlock"} {
-		add(p, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
-	}
-	add("cpu_relax", "pause", rvCpuRelax, "a hint: no memory access, no ordering")
+	rows.addAll(onceLoads, load, rwonce+": __READ_ONCE, a volatile access", "")
+	rows.add(PlainLoad, load, "C: a plain access compiles to one load", "")
+	rows.add(PlainStore, store, "C: a plain access compiles to one store", "")
+	rows.addAll(onceStores, store, rwonce+": __WRITE_ONCE, a volatile access", "")
+	rows.addAll(acquireLoads, "ld x31, 0({addr}); fence r, rw; mv {ret}, x31", rvBarrier+": __smp_load_acquire is READ_ONCE then RISCV_FENCE(r, rw)", "")
+	rows.addAll(releaseStores, "fence rw, w; "+store, rvBarrier+": __smp_store_release is RISCV_FENCE(rw, w) then WRITE_ONCE", "")
+	rows.add(NullAssign, store, rcupdate+": rcu_assign_pointer with a constant NULL is WRITE_ONCE", "")
+	rows.add("smp_store_mb", store+"; fence rw, rw", "include/asm-generic/barrier.h (v6): __smp_store_mb is WRITE_ONCE then __smp_mb", "")
+	rows.add("smp_mb", "fence rw, rw", rvBarrier+": __smp_mb is RISCV_FENCE(rw, rw)", "")
+	rows.add("smp_rmb", "fence r, r", rvBarrier+": __smp_rmb is RISCV_FENCE(r, r)", "")
+	rows.add("smp_wmb", "fence w, w", rvBarrier+": __smp_wmb is RISCV_FENCE(w, w)", "")
+	rows.addAll(atomicBarriers, "fence rw, rw", "include/asm-generic/barrier.h (v6): __smp_mb__{before,after}_atomic default to __smp_mb; riscv does not override them", "")
+	rows.add("smp_mb__after_spinlock", "fence iorw, iorw", rvBarrier+": smp_mb__after_spinlock is RISCV_FENCE(iorw, iorw)", "orders memory as fence rw,rw does")
+	rows.add("smp_mb__after_unlock_lock", "", "kernel/rcu/rcu.h (v6.x): smp_mb() only with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE (powerpc)", "")
+	rows.add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
+	rows.add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
+	rows.add("smp_read_barrier_depends", "", "removed in v5.9; was empty on riscv", "")
+	rows.addAll(rcuReadSide, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
+	rows.add("cpu_relax", "pause", rvCpuRelax, "a hint: no memory access, no ordering")
 
 	// Exchange and compare-and-exchange (cmpxchg.h). The fully ordered
 	// xchg is amoswap.aqrl; the fully ordered cmpxchg an LR/SC loop whose
@@ -143,77 +128,77 @@ func init() {
 			if op.name == "andnot" {
 				src = genFallback + ": andnot is and(~i, v); " + rvAtomic
 			}
-			add(pre+op.name, prep+op.amo+".d x0, "+arg+", ({addr})", src, "")
+			rows.add(pre+op.name, prep+op.amo+".d x0, "+arg+", ({addr})", src, "")
 			for _, o := range rvOrderings {
-				add(pre+"fetch_"+op.name+o.suffix, prep+o.pre+op.amo+".d"+o.amo+" x31, "+arg+", ({addr})"+o.post+"; mv {ret}, x31",
+				rows.add(pre+"fetch_"+op.name+o.suffix, prep+o.pre+op.amo+".d"+o.amo+" x31, "+arg+", ({addr})"+o.post+"; mv {ret}, x31",
 					"fetch_"+op.name+o.suffix+": "+o.how, "")
 			}
 		}
-		add(pre+"inc", "li x28, 1; amoadd.d x0, x28, ({addr})", genFallback+": inc is add(1, v); "+rvAtomic, "")
-		add(pre+"dec", "li x28, -1; amoadd.d x0, x28, ({addr})", genFallback+": dec is sub(1, v); "+rvAtomic+": sub is amoadd of -i", "")
+		rows.add(pre+"inc", "li x28, 1; amoadd.d x0, x28, ({addr})", genFallback+": inc is add(1, v); "+rvAtomic, "")
+		rows.add(pre+"dec", "li x28, -1; amoadd.d x0, x28, ({addr})", genFallback+": dec is sub(1, v); "+rvAtomic+": sub is amoadd of -i", "")
 		for _, o := range rvOrderings {
 			amo := func(operand string) string {
 				return o.pre + "amoadd.d" + o.amo + " x31, " + operand + ", ({addr})" + o.post
 			}
-			add(pre+"add_return"+o.suffix, amo("{v}")+"; add {ret}, x31, {v}", "add_return"+o.suffix+" is fetch_add"+o.suffix+"(i, v) + i: "+o.how, "")
-			add(pre+"sub_return"+o.suffix, "sub x28, x0, {v}; "+amo("x28")+"; add {ret}, x31, x28", "sub_return"+o.suffix+" is fetch_sub"+o.suffix+"(i, v) - i: "+o.how, "")
-			add(pre+"inc_return"+o.suffix, "li x28, 1; "+amo("x28")+"; add {ret}, x31, x28", genFallback+": inc_return is add_return(1, v); "+o.how, "")
-			add(pre+"dec_return"+o.suffix, "li x28, -1; "+amo("x28")+"; add {ret}, x31, x28", genFallback+": dec_return is sub_return(1, v); "+o.how, "")
-			add(pre+"fetch_inc"+o.suffix, "li x28, 1; "+amo("x28")+"; mv {ret}, x31", genFallback+": fetch_inc is fetch_add(1, v); "+o.how, "")
-			add(pre+"fetch_dec"+o.suffix, "li x28, -1; "+amo("x28")+"; mv {ret}, x31", genFallback+": fetch_dec is fetch_sub(1, v); "+o.how, "")
-			add(pre+"add_negative"+o.suffix, amo("{v}")+"; add x31, x31, {v}; "+rvIsNeg, genFallback+": add_negative is add_return(i, v) < 0; "+o.how, "")
+			rows.add(pre+"add_return"+o.suffix, amo("{v}")+"; add {ret}, x31, {v}", "add_return"+o.suffix+" is fetch_add"+o.suffix+"(i, v) + i: "+o.how, "")
+			rows.add(pre+"sub_return"+o.suffix, "sub x28, x0, {v}; "+amo("x28")+"; add {ret}, x31, x28", "sub_return"+o.suffix+" is fetch_sub"+o.suffix+"(i, v) - i: "+o.how, "")
+			rows.add(pre+"inc_return"+o.suffix, "li x28, 1; "+amo("x28")+"; add {ret}, x31, x28", genFallback+": inc_return is add_return(1, v); "+o.how, "")
+			rows.add(pre+"dec_return"+o.suffix, "li x28, -1; "+amo("x28")+"; add {ret}, x31, x28", genFallback+": dec_return is sub_return(1, v); "+o.how, "")
+			rows.add(pre+"fetch_inc"+o.suffix, "li x28, 1; "+amo("x28")+"; mv {ret}, x31", genFallback+": fetch_inc is fetch_add(1, v); "+o.how, "")
+			rows.add(pre+"fetch_dec"+o.suffix, "li x28, -1; "+amo("x28")+"; mv {ret}, x31", genFallback+": fetch_dec is fetch_sub(1, v); "+o.how, "")
+			rows.add(pre+"add_negative"+o.suffix, amo("{v}")+"; add x31, x31, {v}; "+rvIsNeg, genFallback+": add_negative is add_return(i, v) < 0; "+o.how, "")
 		}
 		full := rvOrderings[0]
-		add(pre+"sub_and_test", "sub x28, x0, {v}; amoadd.d"+full.amo+" x31, x28, ({addr}); add x31, x31, x28; "+rvIsZero,
+		rows.add(pre+"sub_and_test", "sub x28, x0, {v}; amoadd.d"+full.amo+" x31, x28, ({addr}); add x31, x31, x28; "+rvIsZero,
 			genFallback+": sub_and_test is sub_return(i, v) == 0; "+full.how, "")
-		add(pre+"dec_and_test", "li x28, -1; amoadd.d"+full.amo+" x31, x28, ({addr}); add x31, x31, x28; "+rvIsZero,
+		rows.add(pre+"dec_and_test", "li x28, -1; amoadd.d"+full.amo+" x31, x28, ({addr}); add x31, x31, x28; "+rvIsZero,
 			genFallback+": dec_and_test is dec_return(v) == 0; "+full.how, "")
-		add(pre+"inc_and_test", "li x28, 1; amoadd.d"+full.amo+" x31, x28, ({addr}); add x31, x31, x28; "+rvIsZero,
+		rows.add(pre+"inc_and_test", "li x28, 1; amoadd.d"+full.amo+" x31, x28, ({addr}); add x31, x31, x28; "+rvIsZero,
 			genFallback+": inc_and_test is inc_return(v) == 0; "+full.how, "")
 		unless := "1: lr.d x31, ({addr}); beq x31, {w}, 2f; add x30, x31, {v}; sc.d.rl x30, x30, ({addr}); bne x30, x0, 1b; fence rw, rw; 2: sub x31, x31, {w}; " + rvNonZero
-		add(pre+"add_unless", unless, genFallback+": add_unless is fetch_add_unless(v, a, u) != u; "+rvAtomic+": _arch_atomic_fetch_add_unless, LR/SC with sc.rl then RISCV_FULL_BARRIER", "a failed comparison skips the fence")
-		add(pre+"inc_not_zero", unless, genFallback+": inc_not_zero is add_unless(v, 1, 0)", "")
+		rows.add(pre+"add_unless", unless, genFallback+": add_unless is fetch_add_unless(v, a, u) != u; "+rvAtomic+": _arch_atomic_fetch_add_unless, LR/SC with sc.rl then RISCV_FULL_BARRIER", "a failed comparison skips the fence")
+		rows.add(pre+"inc_not_zero", unless, genFallback+": inc_not_zero is add_unless(v, 1, 0)", "")
 	}
 
 	// Bit operations (bitops.h): AMOs on the word, the value-returning
 	// ones .aqrl, the lock ones .aq and .rl.
-	add("set_bit", "amoor.d x0, {mask}, ({addr})", rvBitops+": set_bit, __op_bit(or, ...)", "")
-	add("clear_bit", "xori x28, {mask}, -1; amoand.d x0, x28, ({addr})", rvBitops+": clear_bit, __op_bit(and, __NOT, ...)", "")
-	add("change_bit", "amoxor.d x0, {mask}, ({addr})", rvBitops+": change_bit, __op_bit(xor, ...)", "")
+	rows.add("set_bit", "amoor.d x0, {mask}, ({addr})", rvBitops+": set_bit, __op_bit(or, ...)", "")
+	rows.add("clear_bit", "xori x28, {mask}, -1; amoand.d x0, x28, ({addr})", rvBitops+": clear_bit, __op_bit(and, __NOT, ...)", "")
+	rows.add("change_bit", "amoxor.d x0, {mask}, ({addr})", rvBitops+": change_bit, __op_bit(xor, ...)", "")
 	testOp := func(amo, operand string) string {
 		return amo + " x31, " + operand + ", ({addr}); and x31, x31, {mask}; " + rvNonZero
 	}
-	add("test_and_set_bit", testOp("amoor.d.aqrl", "{mask}"), rvBitops+": test_and_set_bit, __test_and_op_bit(or, ...) with .aqrl", "")
-	add("test_and_clear_bit", "xori x28, {mask}, -1; "+testOp("amoand.d.aqrl", "x28"), rvBitops+": test_and_clear_bit, __test_and_op_bit(and, __NOT, ...) with .aqrl", "")
-	add("test_and_change_bit", testOp("amoxor.d.aqrl", "{mask}"), rvBitops+": test_and_change_bit, __test_and_op_bit(xor, ...) with .aqrl", "")
-	add("test_and_set_bit_lock", testOp("amoor.d.aq", "{mask}"), rvBitops+": test_and_set_bit_lock, __test_and_op_bit_ord(or, ..., .aq)", "")
-	add("clear_bit_unlock", "xori x28, {mask}, -1; amoand.d.rl x0, x28, ({addr})", rvBitops+": clear_bit_unlock, __op_bit_ord(and, __NOT, ..., .rl)", "")
+	rows.add("test_and_set_bit", testOp("amoor.d.aqrl", "{mask}"), rvBitops+": test_and_set_bit, __test_and_op_bit(or, ...) with .aqrl", "")
+	rows.add("test_and_clear_bit", "xori x28, {mask}, -1; "+testOp("amoand.d.aqrl", "x28"), rvBitops+": test_and_clear_bit, __test_and_op_bit(and, __NOT, ...) with .aqrl", "")
+	rows.add("test_and_change_bit", testOp("amoxor.d.aqrl", "{mask}"), rvBitops+": test_and_change_bit, __test_and_op_bit(xor, ...) with .aqrl", "")
+	rows.add("test_and_set_bit_lock", testOp("amoor.d.aq", "{mask}"), rvBitops+": test_and_set_bit_lock, __test_and_op_bit_ord(or, ..., .aq)", "")
+	rows.add("clear_bit_unlock", "xori x28, {mask}, -1; amoand.d.rl x0, x28, ({addr})", rvBitops+": clear_bit_unlock, __op_bit_ord(and, __NOT, ..., .rl)", "")
 	for _, n := range []struct{ name, alu string }{{"__set_bit", "or x31, x31, {mask}"}, {"__clear_bit", "xori x30, {mask}, -1; and x31, x31, x30"}, {"__change_bit", "xor x31, x31, {mask}"}} {
-		add(n.name, "ld x31, 0({addr}); "+n.alu+"; sd x31, 0({addr})", genNonAtom+": generic"+n.name+", a plain read-modify-write", "not atomic")
+		rows.add(n.name, "ld x31, 0({addr}); "+n.alu+"; sd x31, 0({addr})", genNonAtom+": generic"+n.name+", a plain read-modify-write", "not atomic")
 	}
-	add("test_bit", "ld x31, 0({addr}); and x31, x31, {mask}; "+rvNonZero, genNonAtom+": const_test_bit/generic_test_bit, a volatile load", "")
-	add("test_bit_acquire", "ld x31, 0({addr}); fence r, rw; and x31, x31, {mask}; "+rvNonZero, genNonAtom+": generic_test_bit_acquire, smp_load_acquire", "")
+	rows.add("test_bit", "ld x31, 0({addr}); and x31, x31, {mask}; "+rvNonZero, genNonAtom+": const_test_bit/generic_test_bit, a volatile load", "")
+	rows.add("test_bit_acquire", "ld x31, 0({addr}); fence r, rw; and x31, x31, {mask}; "+rvNonZero, genNonAtom+": generic_test_bit_acquire, smp_load_acquire", "")
 
 	// refcount_t (see the x86-64 rows for what is left out).
 	rel := rvOrderings[3]
-	add("refcount_inc", "li x28, 1; amoadd.d x31, x28, ({addr})", refcountH+": __refcount_add is atomic_fetch_add_relaxed(i, &r->refs)", "the saturation check is left out")
-	add("refcount_add", "amoadd.d x31, {v}, ({addr})", refcountH+": __refcount_add is atomic_fetch_add_relaxed(i, &r->refs)", "the saturation check is left out")
-	add("refcount_dec", rel.pre+"li x28, -1; amoadd.d x31, x28, ({addr})", refcountH+": __refcount_dec is atomic_fetch_sub_release(1, &r->refs); "+rel.how, "the underflow check is left out")
-	add("refcount_dec_and_test", rel.pre+"li x28, -1; amoadd.d x31, x28, ({addr}); li x28, 1; bne x31, x28, 2f; fence r, r; 2: sub x31, x31, x28; "+rvIsZero,
+	rows.add("refcount_inc", "li x28, 1; amoadd.d x31, x28, ({addr})", refcountH+": __refcount_add is atomic_fetch_add_relaxed(i, &r->refs)", "the saturation check is left out")
+	rows.add("refcount_add", "amoadd.d x31, {v}, ({addr})", refcountH+": __refcount_add is atomic_fetch_add_relaxed(i, &r->refs)", "the saturation check is left out")
+	rows.add("refcount_dec", rel.pre+"li x28, -1; amoadd.d x31, x28, ({addr})", refcountH+": __refcount_dec is atomic_fetch_sub_release(1, &r->refs); "+rel.how, "the underflow check is left out")
+	rows.add("refcount_dec_and_test", rel.pre+"li x28, -1; amoadd.d x31, x28, ({addr}); li x28, 1; bne x31, x28, 2f; fence r, r; 2: sub x31, x31, x28; "+rvIsZero,
 		refcountH+": __refcount_sub_and_test is atomic_fetch_sub_release, then old == i and smp_acquire__after_ctrl_dep() (smp_rmb: fence r, r)", "the underflow check is left out")
-	add("refcount_sub_and_test", "sub x28, x0, {v}; "+rel.pre+"amoadd.d x31, x28, ({addr}); bne x31, {v}, 2f; fence r, r; 2: sub x31, x31, {v}; "+rvIsZero,
+	rows.add("refcount_sub_and_test", "sub x28, x0, {v}; "+rel.pre+"amoadd.d x31, x28, ({addr}); bne x31, {v}, 2f; fence r, r; 2: sub x31, x31, {v}; "+rvIsZero,
 		refcountH+": __refcount_sub_and_test is atomic_fetch_sub_release, then old == i and smp_acquire__after_ctrl_dep() (smp_rmb: fence r, r)", "the underflow check is left out")
 	notZero := "ld x31, 0({addr}); 1: beq x31, {w}, 3f; add x30, x31, {v}; 2: lr.d x29, ({addr}); bne x29, x31, 4f; sc.d x28, x30, ({addr}); bne x28, x0, 2b; j 3f; 4: mv x31, x29; j 1b; 3: sub x31, x31, {w}; " + rvNonZero
-	add("refcount_inc_not_zero", notZero, refcountH+": __refcount_add_not_zero, a loop of atomic_try_cmpxchg_relaxed ("+rvCmpxchg+" arch_cmpxchg_relaxed)", "the saturation check is left out")
-	add("refcount_add_not_zero", notZero, refcountH+": __refcount_add_not_zero", "the saturation check is left out")
+	rows.add("refcount_inc_not_zero", notZero, refcountH+": __refcount_add_not_zero, a loop of atomic_try_cmpxchg_relaxed ("+rvCmpxchg+" arch_cmpxchg_relaxed)", "the saturation check is left out")
+	rows.add("refcount_add_not_zero", notZero, refcountH+": __refcount_add_not_zero", "the saturation check is left out")
 
 	// Spinlocks: the generic qspinlock's fast path (see noteSpinRV).
-	add("spin_lock", "li x30, 1; 1: lr.d x31, ({addr}); bne x31, x0, 1b; sc.d x29, x30, ({addr}); bne x29, x0, 1b; fence r, rw",
+	rows.add("spin_lock", "li x30, 1; 1: lr.d x31, ({addr}); bne x31, x0, 1b; sc.d x29, x30, ({addr}); bne x29, x0, 1b; fence r, rw",
 		genSpin+": queued_spin_lock's fast path, atomic_try_cmpxchg_acquire ("+rvCmpxchg+" arch_cmpxchg_acquire)", noteSpinRV)
-	add("spin_unlock", "fence rw, w; sd x0, 0({addr})", genSpin+": queued_spin_unlock is smp_store_release(&lock->locked, 0)", "the kernel stores one byte (lock->locked); the word is the lock here")
-	add("spin_trylock", "ld x31, 0({addr}); bne x31, x0, 2f; li x30, 1; 1: lr.d x31, ({addr}); bne x31, x0, 2f; sc.d x29, x30, ({addr}); bne x29, x0, 1b; fence r, rw; 2: "+rvIsZero,
+	rows.add("spin_unlock", "fence rw, w; sd x0, 0({addr})", genSpin+": queued_spin_unlock is smp_store_release(&lock->locked, 0)", "the kernel stores one byte (lock->locked); the word is the lock here")
+	rows.add("spin_trylock", "ld x31, 0({addr}); bne x31, x0, 2f; li x30, 1; 1: lr.d x31, ({addr}); bne x31, x0, 2f; sc.d x29, x30, ({addr}); bne x29, x0, 1b; fence r, rw; 2: "+rvIsZero,
 		genSpin+": queued_spin_trylock reads the lock, then atomic_try_cmpxchg_acquire if it is free", noteSpinRV)
-	add("spin_is_locked", "ld x31, 0({addr}); "+rvNonZero, genSpin+": queued_spin_is_locked is atomic_read(&lock->val) != 0", "")
+	rows.add("spin_is_locked", "ld x31, 0({addr}); "+rvNonZero, genSpin+": queued_spin_is_locked is atomic_read(&lock->val) != 0", "")
 
 	register(RISCV64, rows, gaps())
 }
