@@ -114,6 +114,16 @@ type piece struct {
 	preIndex bool // pMem: written with a trailing '!'
 }
 
+// cutLabel cuts the label of n bytes and its ':' from the start of a
+// cell's text at offset off, returning the label as an Instr and the
+// text after it, blanks skipped, with its offset.
+func cutLabel(text string, off, n int) (*Instr, string, int) {
+	label := &Instr{InstrPos: Pos(off + 1), Label: text[:n], EndPos: Pos(off + n + 2)}
+	rest := text[n+1:]
+	trimmed := strings.TrimLeft(rest, " \t")
+	return label, trimmed, off + n + 1 + len(rest) - len(trimmed)
+}
+
 // parseArchCell parses one cell of an AArch64, RISCV or PPC column
 //
 //	Cell  = { Label ":" } [ Instr ] .
@@ -126,11 +136,9 @@ func (p *parser) parseArchCell(d *dialect, c cell) []*Instr {
 		if n == 0 || n >= len(text) || text[n] != ':' {
 			break
 		}
-		out = append(out, &Instr{InstrPos: Pos(off + 1), Label: text[:n], EndPos: Pos(off + n + 2)})
-		rest := text[n+1:]
-		trimmed := strings.TrimLeft(rest, " \t")
-		off += n + 1 + len(rest) - len(trimmed)
-		text = trimmed
+		var label *Instr
+		label, text, off = cutLabel(text, off, n)
+		out = append(out, label)
 		if text == "" {
 			return out
 		}
@@ -412,15 +420,7 @@ func parseImmText(s string) (int64, bool) {
 	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
 		base, s = 16, s[2:]
 	}
-	u, err := strconv.ParseUint(s, base, 64)
-	if err != nil {
-		return 0, false
-	}
-	v := int64(u)
-	if neg {
-		v = -v
-	}
-	return v, true
+	return parseUint64(s, base, neg)
 }
 
 // isNameText reports whether s is a name as herd's assembly lexers read

@@ -181,11 +181,9 @@ func (p *parser) parseInstrs(c cell) []*Instr {
 	text, off := c.text, c.off
 	// A label: an identifier followed by ':'.
 	if n := identLen(text); n > 0 && n < len(text) && text[n] == ':' {
-		out = append(out, &Instr{InstrPos: Pos(off + 1), Label: text[:n], EndPos: Pos(off + n + 2)})
-		rest := text[n+1:]
-		trimmed := strings.TrimLeft(rest, " \t")
-		off += n + 1 + len(rest) - len(trimmed)
-		text = trimmed
+		var label *Instr
+		label, text, off = cutLabel(text, off, n)
+		out = append(out, label)
 		if text == "" {
 			return out
 		}

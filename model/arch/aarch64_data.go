@@ -178,15 +178,13 @@ func (x a64alu) binary(op string, args []*litmus.Operand) bool {
 	var v axiom.Val
 	switch op {
 	case "ADD", "ADDS":
-		switch {
-		case a.v.IsAddr() && !b.v.IsAddr():
-			v = addVal(a.v, b.v.N)
-		case b.v.IsAddr() && !a.v.IsAddr():
-			v = addVal(b.v, a.v.N)
-		case a.v.IsAddr():
-			m.dead = true
-			return true
-		default:
+		if a.v.IsAddr() || b.v.IsAddr() {
+			var ok bool
+			if v, ok = addrAdd(a.v, b.v); !ok {
+				m.dead = true
+				return true
+			}
+		} else {
 			v = axiom.Int(trunc(a.v.N + b.v.N))
 		}
 		if op == "ADDS" {
@@ -194,15 +192,13 @@ func (x a64alu) binary(op string, args []*litmus.Operand) bool {
 			setFlags(a.v.N+b.v.N, t, c, o)
 		}
 	case "SUB", "SUBS":
-		switch {
-		case a.v.IsAddr() && b.v.IsAddr() && a.v.Sym == b.v.Sym:
-			v = axiom.Int(a.v.N - b.v.N)
-		case a.v.IsAddr() && !b.v.IsAddr():
-			v = addVal(a.v, -b.v.N)
-		case a.v.IsAddr() || b.v.IsAddr():
-			m.dead = true
-			return true
-		default:
+		if a.v.IsAddr() || b.v.IsAddr() {
+			var ok bool
+			if v, ok = addrSub(a.v, b.v); !ok {
+				m.dead = true
+				return true
+			}
+		} else {
 			v = axiom.Int(trunc(a.v.N - b.v.N))
 		}
 		if op == "SUBS" {

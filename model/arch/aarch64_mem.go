@@ -7,11 +7,6 @@ import (
 	"github.com/litmus-dev/litmus/model/axiom"
 )
 
-func addVal(v axiom.Val, off int64) axiom.Val {
-	v.N += off
-	return v
-}
-
 // a64locs returns the locations an access of m.size bytes at address a
 // covers: one, or in a mixed-size test its granules.
 func (m *machine) a64locs(a axiom.Val) []int {

@@ -432,3 +432,36 @@ func (t tagSet) of(names ...string) axiom.Tags {
 	}
 	return out
 }
+
+// addVal returns address v moved by off bytes.
+func addVal(v axiom.Val, off int64) axiom.Val {
+	v.N += off
+	return v
+}
+
+// addrAdd returns a + b where one of them is an address: the address
+// moved by the other, an integer. ok is false for two addresses, which
+// herd gives no value (the path is dropped).
+func addrAdd(a, b axiom.Val) (v axiom.Val, ok bool) {
+	switch {
+	case a.IsAddr() && !b.IsAddr():
+		return addVal(a, b.N), true
+	case b.IsAddr() && !a.IsAddr():
+		return addVal(b, a.N), true
+	}
+	return axiom.Val{}, false
+}
+
+// addrSub returns a - b where one of them is an address: an address
+// moved back by an integer, or the distance between two addresses of one
+// symbol. ok is false otherwise (an integer minus an address, two
+// symbols), which herd gives no value.
+func addrSub(a, b axiom.Val) (v axiom.Val, ok bool) {
+	switch {
+	case a.IsAddr() && !b.IsAddr():
+		return addVal(a, -b.N), true
+	case a.IsAddr() && b.IsAddr() && a.Sym == b.Sym:
+		return axiom.Int(a.N - b.N), true
+	}
+	return axiom.Val{}, false
+}

@@ -316,15 +316,13 @@ func (m *machine) ppcalu(in *litmus.Instr, op string, args []*litmus.Operand, st
 	var v axiom.Val
 	switch name {
 	case "add", "addi", "addis":
-		switch {
-		case a.v.IsAddr() && b.v.IsAddr():
-			m.dead = true
-			return true
-		case a.v.IsAddr():
-			v = addVal(a.v, b.v.N)
-		case b.v.IsAddr():
-			v = addVal(b.v, a.v.N)
-		default:
+		if a.v.IsAddr() || b.v.IsAddr() {
+			var ok bool
+			if v, ok = addrAdd(a.v, b.v); !ok {
+				m.dead = true
+				return true
+			}
+		} else {
 			v = axiom.Int(a.v.N + b.v.N)
 		}
 	case "sub", "subi", "subf":
@@ -332,15 +330,13 @@ func (m *machine) ppcalu(in *litmus.Instr, op string, args []*litmus.Operand, st
 		if name == "subf" {
 			x, y = b, a // subf rD,rA,rB is rB - rA
 		}
-		switch {
-		case x.v.IsAddr() && y.v.IsAddr() && x.v.Sym == y.v.Sym:
-			v = axiom.Int(x.v.N - y.v.N)
-		case x.v.IsAddr() && !y.v.IsAddr():
-			v = addVal(x.v, -y.v.N)
-		case x.v.IsAddr() || y.v.IsAddr():
-			m.dead = true
-			return true
-		default:
+		if x.v.IsAddr() || y.v.IsAddr() {
+			var ok bool
+			if v, ok = addrSub(x.v, y.v); !ok {
+				m.dead = true
+				return true
+			}
+		} else {
 			v = axiom.Int(x.v.N - y.v.N)
 		}
 	default:

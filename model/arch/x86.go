@@ -376,30 +376,31 @@ func (m *machine) x86xchg(a, b *litmus.Operand) {
 		m.x86set(r, x)
 		return
 	}
-	addr := m.x86addr(mem)
-	v := m.x86get(r)
-	if m.stopped() {
+	addr, v, old, i, ok := m.x86rmwRead(mem, r)
+	if !ok {
 		return
 	}
-	x := x86Tags.of("X")
-	old, i := m.load(addr, x)
-	if i < 0 {
-		return
-	}
-	m.x86write(addr, v, x, i, i)
+	m.x86write(addr, v, x86Tags.of("X"), i, i)
 	m.x86set(r, reg{v: old, t: axiom.Taint{i}})
+}
+
+// x86rmwRead starts a locked read-modify-write of memory operand mem with
+// register r: it returns the address, r's value, and the locked read's
+// value and event; ok is false when the path has stopped.
+func (m *machine) x86rmwRead(mem, r *litmus.Operand) (addr, v reg, old axiom.Val, i int, ok bool) {
+	addr = m.x86addr(mem)
+	v = m.x86get(r)
+	if m.stopped() {
+		return addr, v, old, -1, false
+	}
+	old, i = m.load(addr, x86Tags.of("X"))
+	return addr, v, old, i, i >= 0
 }
 
 // x86xadd is LOCK XADD mem,reg: reg takes the old value, memory the sum.
 func (m *machine) x86xadd(mem, r *litmus.Operand) {
-	addr := m.x86addr(mem)
-	v := m.x86get(r)
-	if m.stopped() {
-		return
-	}
-	x := x86Tags.of("X")
-	old, i := m.load(addr, x)
-	if i < 0 {
+	addr, v, old, i, ok := m.x86rmwRead(mem, r)
+	if !ok {
 		return
 	}
 	o := reg{v: old, t: axiom.Taint{i}}
@@ -407,7 +408,7 @@ func (m *machine) x86xadd(mem, r *litmus.Operand) {
 	if m.stopped() {
 		return
 	}
-	m.x86write(addr, sum, x, i, i)
+	m.x86write(addr, sum, x86Tags.of("X"), i, i)
 	m.x86set(r, o)
 }
 
