@@ -139,12 +139,7 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 		models = nil // only the named cat models
 	}
 	models = append(models, cats...)
-	files, errs := expandArgs(args)
-	code := exitOK
-	for _, err := range errs {
-		env.Errorf("%v", err)
-		code = exitUsage
-	}
+	files, code := argFiles(env, args)
 	if len(files) == 0 {
 		if code == exitOK {
 			env.Errorf("no .litmus files in %s", strings.Join(args, " "))

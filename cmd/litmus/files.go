@@ -45,6 +45,19 @@ func (e *Env) parseArg(arg string, prims litmus.Table) (*litmus.Test, error) {
 	return litmus.ParseWith(name, src, prims)
 }
 
+// argFiles is expandArgs for a command: it prints the error of each
+// missing path and returns exitUsage as code when there was one (the
+// other files are still to be read), else exitOK.
+func argFiles(env *Env, args []string) (files []string, code int) {
+	files, errs := expandArgs(args)
+	code = exitOK
+	for _, err := range errs {
+		env.Errorf("%v", err)
+		code = exitUsage
+	}
+	return files, code
+}
+
 // expandArgs turns the FILE|DIR arguments into the list of files to check:
 // files as given, directories walked for *.litmus files in lexical order.
 // A missing path is returned in errs, in argument order, so that the other

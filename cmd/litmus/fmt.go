@@ -45,12 +45,7 @@ func runFmt(_ context.Context, env *Env, args []string) int {
 		env.Errorf("usage: litmus fmt [-l] [-w] FILE|DIR...")
 		return exitUsage
 	}
-	files, errs := expandArgs(args)
-	code := exitOK
-	for _, err := range errs {
-		env.Errorf("%v", err)
-		code = exitUsage
-	}
+	files, code := argFiles(env, args)
 	for _, file := range files {
 		name, src, err := env.readSource(file)
 		if err != nil {

@@ -194,12 +194,7 @@ func runHW(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
-	files, errs := expandArgs(args)
-	code := exitOK
-	for _, err := range errs {
-		env.Errorf("%v", err)
-		code = exitUsage
-	}
+	files, code := argFiles(env, args)
 	if len(files) == 0 && code == exitOK {
 		env.Errorf("no .litmus files in %s", strings.Join(args, " "))
 		return exitUsage

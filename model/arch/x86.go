@@ -486,31 +486,17 @@ func (m *machine) x86arith(mn string, args []*litmus.Operand, locked bool) {
 		if m.stopped() {
 			return
 		}
+		// With LOCK, one atomic read-modify-write; without, a read then
+		// a write, and another thread may write in between.
+		var tags axiom.Tags
 		if locked {
 			if _, ok := x86Locked[mn]; !ok {
 				m.fail(m.in.Pos(), "LOCK %s is not supported", mn)
 				return
 			}
-			x := x86Tags.of("X")
-			v, i := m.load(addr, x)
-			if i < 0 {
-				return
-			}
-			old := reg{v: v, t: axiom.Taint{i}}
-			res := m.x86op(op, old, y)
-			if m.stopped() {
-				return
-			}
-			m.x86write(addr, res, x, i, i)
-			if mn != "inc" && mn != "dec" {
-				m.x86carry(mn, old, y)
-			}
-			m.x86st().flags = res
-			return
+			tags = x86Tags.of("X")
 		}
-		// Without LOCK: a read, then a write; another thread may write
-		// in between.
-		v, i := m.load(addr, 0)
+		v, i := m.load(addr, tags)
 		if i < 0 {
 			return
 		}
@@ -519,9 +505,15 @@ func (m *machine) x86arith(mn string, args []*litmus.Operand, locked bool) {
 		if m.stopped() {
 			return
 		}
-		m.x86carry(mn, old, y)
-		m.x86write(addr, res, 0, -1, i)
-		if mn != "not" {
+		if !locked || (mn != "inc" && mn != "dec") {
+			m.x86carry(mn, old, y)
+		}
+		rmw := -1
+		if locked {
+			rmw = i
+		}
+		m.x86write(addr, res, tags, rmw, i)
+		if locked || mn != "not" {
 			m.x86st().flags = res
 		}
 	default:
