@@ -85,3 +85,19 @@ func isNilNode(n Node) bool {
 	}
 	return false
 }
+
+// EachAtom calls f for every atom of proposition p, in source order: the
+// one walk of a proposition that the engines share.
+func EachAtom(p Prop, f func(*AtomProp)) {
+	switch p := p.(type) {
+	case *AtomProp:
+		f(p)
+	case *NotProp:
+		EachAtom(p.X, f)
+	case *BinProp:
+		EachAtom(p.X, f)
+		EachAtom(p.Y, f)
+	case *ParenProp:
+		EachAtom(p.X, f)
+	}
+}

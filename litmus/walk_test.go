@@ -56,3 +56,12 @@ exists (x=1)
 	})
 	require.Less(t, n, 12)
 }
+
+func TestEachAtomVisitsAtomsInSourceOrder(t *testing.T) {
+	src := "C atoms\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nexists (0:r0=1 /\\ ~(x=2 \\/ (y=3 /\\ true)) /\\ z=x)\n"
+	test, err := Parse("atoms.litmus", []byte(src))
+	require.NoError(t, err)
+	var atoms []string
+	EachAtom(test.Cond.Prop, func(a *AtomProp) { atoms = append(atoms, PropString(a)) })
+	require.Equal(t, []string{"0:r0=1", "x=2", "y=3", "z=x"}, atoms)
+}

@@ -169,27 +169,41 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 		return nil, err
 	}
 	start := time.Now()
-	maxCand := opt.MaxStates
-	if maxCand <= 0 {
-		maxCand = DefaultMaxStates // as for the other models
-	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+	r, err := catSearch(ctx, cm, p, opt)
 	if arch.IsMixed(err) {
 		// A mixed-size test: herd's -variant mixed meaning.
 		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b}); err != nil {
 			return nil, err
 		}
-		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+		r, err = catSearch(ctx, cm, p, opt)
 	}
 	if err != nil {
 		return nil, err
 	}
+	return catResult(t, m, r, r.States, r.Why, start), nil
+}
+
+// catSearch runs cat model cm's search over the candidate executions of
+// p, bounded by opt.
+func catSearch(ctx context.Context, cm *interp.Model, p *axiom.Program, opt Options) (*interp.Result, error) {
+	maxCand := opt.MaxStates
+	if maxCand <= 0 {
+		maxCand = DefaultMaxStates // as for the other models
+	}
+	return cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+}
+
+// catResult is the Result of cat model m on t: the search's answer r,
+// with the final states and explanation given (those of the test
+// checked in t's place, renamed, for a compiled C test), timed from
+// start.
+func catResult(t *litmus.Test, m Model, r *interp.Result, states []axiom.State, why string, start time.Time) *Result {
 	res := axiomResult(t, m, axiomSummary{
-		States: r.States, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
-		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
+		States: states, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
+		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: why,
 		Cut: r.Cut, Candidates: r.Candidates,
 	})
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "cat"
-	return res, nil
+	return res
 }

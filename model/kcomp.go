@@ -11,7 +11,6 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
-	"github.com/litmus-dev/litmus/model/cat/interp"
 	"github.com/litmus-dev/litmus/model/kcomp"
 )
 
@@ -43,11 +42,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 		return nil, fmt.Errorf("%s: internal error: the test compiled for %s has no meaning: %v", t.Name, m, err)
 	}
 	start := time.Now()
-	maxCand := opt.MaxStates
-	if maxCand <= 0 {
-		maxCand = DefaultMaxStates // as for the other models
-	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+	r, err := catSearch(ctx, cm, p, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -59,14 +54,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if why != "" && b.Err() == nil {
 		why = c.Explain(p, why)
 	}
-	res := axiomResult(t, m, axiomSummary{
-		States: states, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
-		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: why,
-		Cut: r.Cut, Candidates: r.Candidates,
-	})
-	res.Stats.Elapsed = time.Since(start)
-	res.Stats.Engine = "cat"
-	return res, nil
+	return catResult(t, m, r, states, why, start), nil
 }
 
 // limitedResult is the Unknown answer of a check stopped by a limit

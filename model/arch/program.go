@@ -223,10 +223,10 @@ func (p *program) locations() error {
 		}
 	}
 	if t.Cond != nil {
-		axiom.EachAtom(t.Cond.Prop, atom)
+		litmus.EachAtom(t.Cond.Prop, atom)
 	}
 	if t.Filter != nil {
-		axiom.EachAtom(t.Filter, atom)
+		litmus.EachAtom(t.Filter, atom)
 	}
 	for _, pr := range t.Procs {
 		for _, in := range pr.Code {
@@ -302,10 +302,10 @@ func (p *program) writtenRegs(proc int) map[string]string {
 		ref(l)
 	}
 	if p.test.Cond != nil {
-		axiom.EachAtom(p.test.Cond.Prop, atom)
+		litmus.EachAtom(p.test.Cond.Prop, atom)
 	}
 	if p.test.Filter != nil {
-		axiom.EachAtom(p.test.Filter, atom)
+		litmus.EachAtom(p.test.Filter, atom)
 	}
 	return out
 }

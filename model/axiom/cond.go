@@ -80,7 +80,7 @@ func NewCondEval(p *Program) (*CondEval, error) {
 		add(l)
 	}
 	if c.Prop != nil {
-		EachAtom(c.Prop, func(a *litmus.AtomProp) {
+		litmus.EachAtom(c.Prop, func(a *litmus.AtomProp) {
 			add(a.Loc)
 			if a.Val.Loc != nil {
 				add(a.Val.Loc)

@@ -1,7 +1,5 @@
 package axiom
 
-import "github.com/litmus-dev/litmus/litmus"
-
 // Verdict is herd's word for how often the final condition's proposition
 // holds over the executions a model allows.
 type Verdict int
@@ -40,17 +38,3 @@ func (s State) String() string {
 	return out
 }
 
-// EachAtom calls f for every atom of a proposition.
-func EachAtom(pr litmus.Prop, f func(*litmus.AtomProp)) {
-	switch pr := pr.(type) {
-	case *litmus.AtomProp:
-		f(pr)
-	case *litmus.NotProp:
-		EachAtom(pr.X, f)
-	case *litmus.BinProp:
-		EachAtom(pr.X, f)
-		EachAtom(pr.Y, f)
-	case *litmus.ParenProp:
-		EachAtom(pr.X, f)
-	}
-}

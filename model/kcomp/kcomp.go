@@ -246,7 +246,7 @@ func (c *compiler) declare() error {
 	}
 	var err error
 	visit := func(p litmus.Prop) {
-		eachAtom(p, func(a *litmus.AtomProp) {
+		litmus.EachAtom(p, func(a *litmus.AtomProp) {
 			if e := mem(a.Loc); e != nil && err == nil {
 				err = e
 			}
@@ -322,17 +322,3 @@ func (c *compiler) initValue(e litmus.Expr) (string, error) {
 	return "", c.unsupported(e.Pos(), "initial value %s", litmus.ExprString(e))
 }
 
-// eachAtom calls f on every atom of a proposition.
-func eachAtom(p litmus.Prop, f func(*litmus.AtomProp)) {
-	switch p := p.(type) {
-	case *litmus.AtomProp:
-		f(p)
-	case *litmus.NotProp:
-		eachAtom(p.X, f)
-	case *litmus.BinProp:
-		eachAtom(p.X, f)
-		eachAtom(p.Y, f)
-	case *litmus.ParenProp:
-		eachAtom(p.X, f)
-	}
-}

@@ -93,7 +93,7 @@ func newProgram(t *litmus.Test) (*program, error) {
 		}
 	}
 	if t.Cond != nil {
-		eachAtom(t.Cond.Prop, func(a *litmus.AtomProp) {
+		litmus.EachAtom(t.Cond.Prop, func(a *litmus.AtomProp) {
 			if a.Loc.Proc < 0 {
 				addName(a.Loc.Name)
 			}
@@ -106,7 +106,7 @@ func newProgram(t *litmus.Test) (*program, error) {
 		})
 	}
 	if t.Filter != nil {
-		eachAtom(t.Filter, func(a *litmus.AtomProp) {
+		litmus.EachAtom(t.Filter, func(a *litmus.AtomProp) {
 			if a.Loc.Proc < 0 {
 				addName(a.Loc.Name)
 			}
@@ -203,21 +203,6 @@ func (p *program) constVal(e litmus.Expr) (Val, error) {
 		}
 	}
 	return Val{}, p.errorf(e.Pos(), "unsupported initializer")
-}
-
-// eachAtom calls f for every atom of a proposition.
-func eachAtom(pr litmus.Prop, f func(*litmus.AtomProp)) {
-	switch pr := pr.(type) {
-	case *litmus.AtomProp:
-		f(pr)
-	case *litmus.NotProp:
-		eachAtom(pr.X, f)
-	case *litmus.BinProp:
-		eachAtom(pr.X, f)
-		eachAtom(pr.Y, f)
-	case *litmus.ParenProp:
-		eachAtom(pr.X, f)
-	}
 }
 
 // eachIdent calls f for every identifier of an initializer that is not a

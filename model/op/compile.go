@@ -108,24 +108,15 @@ func (c *compiler) declareLocations() {
 		}
 	}
 	// Names in the final section and the init values that are addresses.
-	var visit func(p litmus.Prop)
-	visit = func(p litmus.Prop) {
-		switch p := p.(type) {
-		case *litmus.AtomProp:
+	visit := func(p litmus.Prop) {
+		litmus.EachAtom(p, func(p *litmus.AtomProp) {
 			c.finalLoc(p.Loc)
 			if p.Val.Loc != nil {
 				c.finalLoc(p.Val.Loc)
 			} else if !p.Val.IsInt {
 				c.addLoc(p.Val.Sym, p.Val.Sym, -1, 8)
 			}
-		case *litmus.NotProp:
-			visit(p.X)
-		case *litmus.BinProp:
-			visit(p.X)
-			visit(p.Y)
-		case *litmus.ParenProp:
-			visit(p.X)
-		}
+		})
 	}
 	for _, it := range c.t.Init {
 		switch v := it.Value.(type) {
@@ -320,7 +311,6 @@ func (c *compiler) initRegisters() {
 			}
 		}
 	}
-	var visit func(p litmus.Prop)
 	reg := func(l *litmus.LocRef) {
 		if l != nil && l.Proc >= 0 {
 			if th := c.findThread(l.Proc, l.Pos()); th != nil {
@@ -328,19 +318,11 @@ func (c *compiler) initRegisters() {
 			}
 		}
 	}
-	visit = func(p litmus.Prop) {
-		switch p := p.(type) {
-		case *litmus.AtomProp:
+	visit := func(p litmus.Prop) {
+		litmus.EachAtom(p, func(p *litmus.AtomProp) {
 			reg(p.Loc)
 			reg(p.Val.Loc)
-		case *litmus.NotProp:
-			visit(p.X)
-		case *litmus.BinProp:
-			visit(p.X)
-			visit(p.Y)
-		case *litmus.ParenProp:
-			visit(p.X)
-		}
+		})
 	}
 	for _, l := range c.t.Locations {
 		reg(l)

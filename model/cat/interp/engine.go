@@ -236,7 +236,7 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 		}
 	}
 	if p.Test.Filter != nil {
-		axiom.EachAtom(p.Test.Filter, func(a *litmus.AtomProp) {
+		litmus.EachAtom(p.Test.Filter, func(a *litmus.AtomProp) {
 			if a.Loc.Proc < 0 {
 				mark(a.Loc.Name)
 			}
