@@ -37,4 +37,3 @@ func (s State) String() string {
 	}
 	return out
 }
-

@@ -321,4 +321,3 @@ func (c *compiler) initValue(e litmus.Expr) (string, error) {
 	}
 	return "", c.unsupported(e.Pos(), "initial value %s", litmus.ExprString(e))
 }
-
