@@ -101,3 +101,19 @@ func EachAtom(p Prop, f func(*AtomProp)) {
 		EachAtom(p.X, f)
 	}
 }
+
+// FinalProps returns the propositions of t's final section, in the order
+// it is written: the filter's, the condition's, then each invariant's.
+func (t *Test) FinalProps() []Prop {
+	var out []Prop
+	if t.Filter != nil {
+		out = append(out, t.Filter)
+	}
+	if t.Cond != nil {
+		out = append(out, t.Cond.Prop)
+	}
+	for _, inv := range t.Invariants {
+		out = append(out, inv.Prop)
+	}
+	return out
+}

@@ -64,4 +64,12 @@ func TestEachAtomVisitsAtomsInSourceOrder(t *testing.T) {
 	var atoms []string
 	EachAtom(test.Cond.Prop, func(a *AtomProp) { atoms = append(atoms, PropString(a)) })
 	require.Equal(t, []string{"0:r0=1", "x=2", "y=3", "z=x"}, atoms)
+
+	test, err = Parse("final.litmus", []byte("C final\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nfilter (x=1)\nexists (x=2)\ninvariant (x=3)\n"))
+	require.NoError(t, err)
+	var props []string
+	for _, p := range test.FinalProps() {
+		props = append(props, PropString(p))
+	}
+	require.Equal(t, []string{"(x=1)", "(x=2)", "(x=3)"}, props)
 }

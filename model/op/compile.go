@@ -131,14 +131,8 @@ func (c *compiler) declareLocations() {
 	for _, l := range c.t.Locations {
 		c.finalLoc(l)
 	}
-	if c.t.Filter != nil {
-		visit(c.t.Filter)
-	}
-	if c.t.Cond != nil {
-		visit(c.t.Cond.Prop)
-	}
-	for _, inv := range c.t.Invariants {
-		visit(inv.Prop)
+	for _, p := range c.t.FinalProps() {
+		visit(p)
 	}
 	// Initial values, now that every address is known.
 	for _, it := range c.t.Init {
@@ -327,14 +321,8 @@ func (c *compiler) initRegisters() {
 	for _, l := range c.t.Locations {
 		reg(l)
 	}
-	if c.t.Filter != nil {
-		visit(c.t.Filter)
-	}
-	if c.t.Cond != nil {
-		visit(c.t.Cond.Prop)
-	}
-	for _, inv := range c.t.Invariants {
-		visit(inv.Prop)
+	for _, p := range c.t.FinalProps() {
+		visit(p)
 	}
 	for _, th := range c.p.threads {
 		for len(th.init) < len(th.regs) {
