@@ -403,7 +403,7 @@ func (t *a64Thread) prim(in cInstr) error {
 	}
 	a := t.a
 	b := map[string]areg{}
-	if rowUses(insns, "{addr}") {
+	if kmap.Uses(insns, "{addr}") {
 		switch in.addr.kind {
 		case cAddr:
 			if lr, ok := t.locReg[in.addr.v]; ok && in.addr.elem == 0 {

@@ -234,12 +234,12 @@ func (g *x86C) prim(in cInstr) error {
 	case cAddr:
 		b["{addr}"] = g.t.addrOf(in.addr.v, in.addr.elem, 0)
 	case cSlot:
-		if rowUses(insns, "{addr}") {
+		if kmap.Uses(insns, "{addr}") {
 			g.t.checkReg(x86SlotRegs[in.addr.slot])
 		}
 		b["{addr}"] = xM(x86SlotRegs[in.addr.slot], 0)
 	default:
-		if in.prim != "" && rowUses(insns, "{addr}") {
+		if in.prim != "" && kmap.Uses(insns, "{addr}") {
 			return g.p.unsupported(in.pos, "%s on the constant address %d", in.prim, in.addr.val)
 		}
 	}
@@ -280,17 +280,6 @@ func (ct *cThread) spins(arch kmap.Arch) bool {
 		}
 		for _, x := range insns {
 			if (x.Op == "jmp" || x.Op == "b") && len(x.Args) == 1 && strings.HasSuffix(x.Args[0], "b") && kmap.IsLabelRef(x.Args[0]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func rowUses(insns []kmap.Insn, ph string) bool {
-	for _, in := range insns {
-		for _, a := range in.Args {
-			if strings.Contains(a, ph) {
 				return true
 			}
 		}

@@ -354,7 +354,7 @@ func (e *emitter) prim(in cir.Instr) {
 	case cir.Slot:
 		bind["{addr}"] = e.slot[in.Addr.Slot]
 	default:
-		if rowUses(insns, "{addr}") {
+		if kmap.Uses(insns, "{addr}") {
 			e.fail(c.unsupported(in.Pos, "%s on the constant address %d", in.Prim, in.Addr.Val))
 			return
 		}
@@ -369,13 +369,13 @@ func (e *emitter) prim(in cir.Instr) {
 		e.emit(e.be.li(r, o.Val)...)
 		return r
 	}
-	if len(in.Args) > 0 && rowUses(insns, "{v}") {
+	if len(in.Args) > 0 && kmap.Uses(insns, "{v}") {
 		bind["{v}"] = value(in.Args[0], args[0])
 	}
-	if len(in.Args) > 1 && rowUses(insns, "{w}") {
+	if len(in.Args) > 1 && kmap.Uses(insns, "{w}") {
 		bind["{w}"] = value(in.Args[1], args[1])
 	}
-	if in.Mask != nil && rowUses(insns, "{mask}") {
+	if in.Mask != nil && kmap.Uses(insns, "{mask}") {
 		bind["{mask}"] = value(*in.Mask, args[2])
 	}
 	if in.Dst >= 0 {
@@ -429,15 +429,4 @@ func (e *emitter) prim(in cir.Instr) {
 		}
 		e.emit(e.be.format(x.Op, ops))
 	}
-}
-
-func rowUses(insns []kmap.Insn, ph string) bool {
-	for _, in := range insns {
-		for _, a := range in.Args {
-			if strings.Contains(a, ph) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -281,6 +281,20 @@ func (in Insn) String() string {
 	return b.String()
 }
 
+// Uses reports whether an operand of insns names placeholder ph
+// ("{addr}", "{v}"): whether the code reads that operand of the
+// primitive.
+func Uses(insns []Insn, ph string) bool {
+	for _, in := range insns {
+		for _, a := range in.Args {
+			if strings.Contains(a, ph) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Parse splits a row's Code into instructions. A label alone ("2:") is an
 // instruction with an empty Op.
 func Parse(code string) ([]Insn, error) {
