@@ -104,17 +104,9 @@ func (th *thread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 		if len(out) > maxPaths {
 			return nil, false, &axiom.LimitError{Msg: fmt.Sprintf("P%d has more than %d paths", th.ID(), maxPaths)}
 		}
-		// Advance the odometer: the last choice point with an untried
-		// alternative moves on, later ones start again.
-		i := len(m.counts) - 1
-		for i >= 0 && m.choices[i]+1 >= m.counts[i] {
-			i--
-		}
-		if i < 0 {
+		if !m.odo.Next() {
 			return out, cut, nil
 		}
-		m.choices = m.choices[:i+1]
-		m.choices[i]++
 	}
 }
 
@@ -139,9 +131,7 @@ type machine struct {
 	th  *thread
 	dom [][]axiom.Val
 
-	choices []int // the choice made at each choice point so far
-	counts  []int // the number of alternatives at each choice point
-	pos     int
+	odo axiom.Odometer // the choices of the path being walked
 
 	regs   map[string]reg
 	events []axiom.Event
@@ -170,8 +160,7 @@ func (m *machine) stopped() bool { return m.dead || m.cut || m.err != nil }
 
 // run executes the thread once, following the current choices.
 func (m *machine) run() {
-	m.pos = 0
-	m.counts = m.counts[:0]
+	m.odo.Start()
 	m.events = nil
 	m.regs = map[string]reg{}
 	for k, v := range m.th.regs {
@@ -228,13 +217,7 @@ func (m *machine) choose(n int) int {
 		m.dead = true
 		return -1
 	}
-	if m.pos == len(m.choices) {
-		m.choices = append(m.choices, 0)
-	}
-	c := m.choices[m.pos]
-	m.counts = append(m.counts, n)
-	m.pos++
-	return c
+	return m.odo.Choose(n)
 }
 
 // failMixed stops the walk: the test is a mixed-size test, to be given

@@ -53,9 +53,7 @@ type interp struct {
 	dom       [][]Val // value domain of each location
 	loopBound int
 
-	choices []int // the choice made at each choice point so far
-	counts  []int // the number of alternatives at each choice point
-	pos     int
+	odo axiom.Odometer // the choices of the path being walked
 
 	events []event
 	regs   map[string]*regVal
@@ -130,23 +128,14 @@ func walk(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int, p
 				return nil, false, &errLimit{Msg: fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
 			}
 		}
-		// Advance the odometer: the last choice point with an untried
-		// alternative moves on, later ones start again.
-		i := len(in.counts) - 1
-		for i >= 0 && in.choices[i]+1 >= in.counts[i] {
-			i--
-		}
-		if i < 0 {
+		if !in.odo.Next() {
 			return out, cut, nil
 		}
-		in.choices = in.choices[:i+1]
-		in.choices[i]++
 	}
 }
 
 func (in *interp) run() {
-	in.pos = 0
-	in.counts = in.counts[:0]
+	in.odo.Start()
 	in.events = nil
 	in.regs = map[string]*regVal{}
 	for k, v := range in.th.regs {
@@ -169,13 +158,7 @@ func (in *interp) choose(n int) int {
 		in.dead = true
 		return -1
 	}
-	if in.pos == len(in.choices) {
-		in.choices = append(in.choices, 0)
-	}
-	c := in.choices[in.pos]
-	in.counts = append(in.counts, n)
-	in.pos++
-	return c
+	return in.odo.Choose(n)
 }
 
 func (in *interp) stopped() bool { return in.dead || in.cut || in.err != nil }
