@@ -1,21 +1,31 @@
 // Package model gives litmus tests their meaning under a choice of memory
-// models, and is the one entry point the commands use (Check, Fences). It
-// chooses the engine; the engines live in their own packages:
+// models, and is the one entry point the commands use (Check, Fences).
 //
-//   - model/op, the operational core: a C or X86 test compiled to an IR and
-//     run on the SC, x86-TSO or PSO machine, every interleaving explored.
-//   - model/axiom, the axiomatic core: events, candidate executions (rf and
-//     co enumeration), relations as bitsets, conditions over final states,
-//     limits. The native LKMM and the cat interpreter both build on it.
-//   - model/lkmm, the Linux-kernel memory model coded in Go (the fast path).
-//   - model/cat (the language) and model/cat/interp (its interpreter): any
-//     herd cat model as data, with herd's own models embedded (cat/lib).
-//   - model/arch, AArch64, RISC-V, POWER and X86 instructions as events for
-//     the cat models; model/kmap, the kernel's primitive-to-instruction
-//     mapping per architecture.
-//   - model/report, what every engine returns: Result, Verdict, State,
-//     Trace, and herd's printing of them (re-exported here).
+// Its root is one dispatch and one file per family of model: check.go's
+// Check chooses the family of the model, and the family's file runs its
+// engine and answers in model/report's terms, never calling back:
+//
+//   - op.go, the operational models SC, TSO and PSO: model/op compiles a C
+//     or X86 test to its IR and explores every interleaving on the
+//     machine.
+//   - lkmm.go, the Linux-kernel memory model coded in Go (model/lkmm, the
+//     fast path).
+//   - cat.go, a cat model run by model/cat/interp: the built-in AArch64,
+//     RISC-V and POWER models on tests of their architecture (events by
+//     model/arch), or a model read from files (LoadCat, LoadKernel).
+//   - kcomp.go, an architecture model on a C test: the test compiled as
+//     the kernel compiles it for that architecture (model/kcomp, with the
+//     rows of model/kmap), then checked as in cat.go.
+//
+// axiomresult.go gives the three axiomatic families' answers the shape
+// of every Result; fences.go weakens each ordering construct of a copy of
+// a test in turn and checks it again; model.go names the models
+// (ParseModel, Applies, Default). The engines build on model/axiom, the
+// axiomatic core (events, candidate executions, relations, conditions).
+// report.go re-exports model/report's vocabulary: Result, Verdict, State,
+// Trace.
 //
 // The engines never print: Result, State and Trace carry the data, and
-// their String methods render it in herd's words.
+// their String methods render it in herd's words. docs/architecture.md
+// follows `check FILE --model M` through these rooms for each family.
 package model
