@@ -9,7 +9,8 @@ import (
 )
 
 // TestGoldenPrint prints each testdata/parse/X.litmus and compares the
-// text with X.litmus.expected; -update rewrites the expected files.
+// text with X.litmus.golden (our printer's output; .expected and .out
+// files hold herd7's answers); -update rewrites the golden files.
 func TestGoldenPrint(t *testing.T) {
 	files, err := filepath.Glob("testdata/parse/*.litmus")
 	require.NoError(t, err)
@@ -19,7 +20,7 @@ func TestGoldenPrint(t *testing.T) {
 			tst, err := ParseFile(f)
 			require.NoError(t, err)
 			got := Format(tst)
-			golden := f + ".expected"
+			golden := f + ".golden"
 			if *update {
 				require.NoError(t, os.WriteFile(golden, got, 0o644))
 				return
