@@ -2,7 +2,6 @@ package litmus
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -19,10 +18,7 @@ var corpusDir = shared.Corpus()
 // skips t when the corpus is absent.
 func corpusFiles(t testing.TB, sub string) []string {
 	t.Helper()
-	root := filepath.Join(corpusDir, sub)
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("corpus %s not present: %v", root, err)
-	}
+	root := shared.CorpusDir(t, sub)
 	var files []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

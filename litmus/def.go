@@ -13,9 +13,6 @@ import (
 // the models look its calls up there (Test.Primitive).
 type Table map[string]*Primitive
 
-// Builtin returns the built-in table. It must not be modified.
-func Builtin() Table { return table }
-
 // Primitive returns the row of the primitive name in the table the test
 // was parsed with.
 func (t *Test) Primitive(name string) (*Primitive, bool) {

@@ -84,9 +84,9 @@ func countVals(args []ArgKind) int {
 	return n
 }
 
-// PrimitiveTable renders the primitive table as the Markdown table of
+// primitiveTable renders the primitive table as the Markdown table of
 // docs/language.md, one row per primitive sorted by name.
-func PrimitiveTable() string {
+func primitiveTable() string {
 	var b strings.Builder
 	b.WriteString("| Primitive | Kind | Ordering | On failure | Source |\n")
 	b.WriteString("|---|---|---|---|---|\n")

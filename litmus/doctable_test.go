@@ -25,7 +25,7 @@ func TestDocsTable(t *testing.T) {
 	s := string(doc)
 	i, j := strings.Index(s, tableBegin), strings.Index(s, tableEnd)
 	require.True(t, i >= 0 && j > i, "%s lacks the BEGIN/END PRIMITIVES markers", docPath)
-	table := PrimitiveTable()
+	table := primitiveTable()
 	if *update {
 		require.NoError(t, os.WriteFile(docPath, []byte(s[:i]+tableBegin+table+s[j:]), 0o644))
 		return

@@ -204,7 +204,7 @@ func (p *parser) checkCall(c *CallExpr) {
 		if p.prims != nil {
 			prim, found = p.prims[name]
 		}
-		if msg, gone := Retired(name); !found && gone {
+		if msg, gone := isRetired(name); !found && gone {
 			p.error(c.Fun.Pos(), msg)
 			return
 		}

@@ -445,11 +445,11 @@ func (pr *printer) final() {
 		for _, l := range t.Locations {
 			switch {
 			case l.Type == "*":
-				ls = append(ls, LocString(l)+"*")
+				ls = append(ls, locString(l)+"*")
 			case l.Type != "":
-				ls = append(ls, LocString(l)+" "+l.Type)
+				ls = append(ls, locString(l)+" "+l.Type)
 			default:
-				ls = append(ls, LocString(l))
+				ls = append(ls, locString(l))
 			}
 		}
 		pr.printf("locations [%s]\n", strings.Join(ls, "; "))
@@ -474,8 +474,8 @@ func (pr *printer) final() {
 	}
 }
 
-// LocString formats a location of the final section.
-func LocString(l *LocRef) string {
+// locString formats a location of the final section.
+func locString(l *LocRef) string {
 	var s string
 	switch {
 	case l.Bracket:
@@ -491,11 +491,11 @@ func LocString(l *LocRef) string {
 	return s
 }
 
-// ValueString formats the right-hand side of a condition atom.
-func ValueString(v *Value) string {
+// valueString formats the right-hand side of a condition atom.
+func valueString(v *Value) string {
 	switch {
 	case v.Loc != nil:
-		return LocString(v.Loc)
+		return locString(v.Loc)
 	case v.IsInt && v.Text != "":
 		return v.Text
 	case v.IsInt:
@@ -516,9 +516,9 @@ func PropString(p Prop) string {
 func writeProp(b *strings.Builder, p Prop) {
 	switch p := p.(type) {
 	case *AtomProp:
-		b.WriteString(LocString(p.Loc))
+		b.WriteString(locString(p.Loc))
 		b.WriteString(p.Op)
-		b.WriteString(ValueString(p.Val))
+		b.WriteString(valueString(p.Val))
 	case *NotProp:
 		b.WriteString("~")
 		writeProp(b, p.X)

@@ -25,10 +25,10 @@ var retired = map[string]string{
 		"and herd7 with the kernel's model rejects them too",
 }
 
-// Retired reports whether name is a kernel function that the Linux-kernel
+// isRetired reports whether name is a kernel function that the Linux-kernel
 // memory model does not define although older litmus tests call it, and
 // returns the explanation the parser gives.
-func Retired(name string) (string, bool) {
+func isRetired(name string) (string, bool) {
 	msg, ok := retired[name]
 	return msg, ok
 }

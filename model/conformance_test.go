@@ -64,10 +64,7 @@ func readHerd(t *testing.T, path string) herdOutput {
 // test when the corpus is absent.
 func corpusFiles(t *testing.T, dir string) []string {
 	t.Helper()
-	root := filepath.Join(corpus, dir)
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("corpus not found at %s", root)
-	}
+	root := shared.CorpusDir(t, dir)
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".litmus") {

@@ -32,10 +32,7 @@ var corpus = shared.Corpus()
 // and skips the test when the corpus is absent.
 func corpusTests(t testing.TB, dir string) []string {
 	t.Helper()
-	root := filepath.Join(corpus, dir)
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("no shared corpus at %s", root)
-	}
+	root := shared.CorpusDir(t, dir)
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".litmus") {

@@ -49,10 +49,10 @@ type RFEnum struct {
 	buf, ends []int // the sources of the reads in one buffer, and each read and its end in buf (Reset)
 }
 
-// NewRFEnum prepares the enumeration of x's rf over the reads for which
+// newRFEnum prepares the enumeration of x's rf over the reads for which
 // take reports true (all reads when take is nil). It returns nil when
 // some read has no possible source: x has no candidate.
-func NewRFEnum(x *Execution, uniproc bool, take func(r int) bool) *RFEnum {
+func newRFEnum(x *Execution, uniproc bool, take func(r int) bool) *RFEnum {
 	en := &RFEnum{}
 	if !en.Reset(x, uniproc, take) {
 		return nil
@@ -60,10 +60,10 @@ func NewRFEnum(x *Execution, uniproc bool, take func(r int) bool) *RFEnum {
 	return en
 }
 
-// Reset prepares en for the enumeration of x's rf as NewRFEnum does,
+// Reset prepares en for the enumeration of x's rf as newRFEnum does,
 // reusing the room of en's slices (an engine that visits thousands of
 // executions of a few events each would otherwise allocate them for
-// each); Check is cleared. It reports false where NewRFEnum returns nil.
+// each); Check is cleared. It reports false where newRFEnum returns nil.
 func (en *RFEnum) Reset(x *Execution, uniproc bool, take func(r int) bool) bool {
 	nLoc := len(x.P.Names)
 	en.X, en.Check, en.RF = x, nil, Rel{}

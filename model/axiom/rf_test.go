@@ -63,7 +63,7 @@ func TestRFEnumReset(t *testing.T) {
 		for range rapid.IntRange(1, 4).Draw(t, "executions") {
 			x := randomExecution(t)
 			uniproc := rapid.Bool().Draw(t, "uniproc")
-			fresh := NewRFEnum(x, uniproc, nil)
+			fresh := newRFEnum(x, uniproc, nil)
 			ok := reused.Reset(x, uniproc, nil)
 			require.Equal(t, fresh != nil, ok)
 			if !ok {

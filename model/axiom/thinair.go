@@ -57,8 +57,8 @@ const (
 	FlowOp    int32 = -2
 )
 
-// Symbolic returns herd's symbolic value S<n>.
-func Symbolic(n int) Val { return Val{Sym: int32(-n)} }
+// symbolic returns herd's symbolic value S<n>.
+func symbolic(n int) Val { return Val{Sym: int32(-n)} }
 
 // FlowExec is what ThinAir reads of an execution: its events' kinds,
 // threads, locations and values, and each thread's path's Flow. An engine
@@ -291,11 +291,11 @@ func (f *FlowExec) ThinAir(src []int, dom [][]Val) (keep bool, sym map[int]Val) 
 		switch f.Kind[e] {
 		case KindR:
 			if src[e] >= 0 && !det[e] {
-				sym[e] = Symbolic(int(classes[find(e)].vr))
+				sym[e] = symbolic(int(classes[find(e)].vr))
 			}
 		case KindW:
 			if r := copyOf(e); r >= 0 && src[r] >= 0 && !det[r] {
-				sym[e] = Symbolic(int(classes[find(r)].vr))
+				sym[e] = symbolic(int(classes[find(r)].vr))
 			}
 		}
 	}

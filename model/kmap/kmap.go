@@ -380,5 +380,5 @@ func splitArgs(s string) ([]string, error) {
 	return out, nil
 }
 
-// Placeholders lists the placeholders a row may use.
-var Placeholders = []string{"{addr}", "{v}", "{w}", "{nr}", "{mask}", "{ret}"}
+// placeholders lists the placeholders a row may use.
+var placeholders = []string{"{addr}", "{v}", "{w}", "{nr}", "{mask}", "{ret}"}

@@ -66,7 +66,7 @@ func TestRowsWellFormed(t *testing.T) {
 			for i, in := range insns {
 				for j, arg := range in.Args {
 					for _, ph := range placeholderRE.FindAllString(arg, -1) {
-						require.Contains(t, Placeholders, ph, "%s %s: unknown placeholder in %q", a, r.Prim, in)
+						require.Contains(t, placeholders, ph, "%s %s: unknown placeholder in %q", a, r.Prim, in)
 					}
 					if strings.Contains(arg, "{ret}") {
 						usesRet = true

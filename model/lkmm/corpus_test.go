@@ -66,10 +66,7 @@ func readHerdOutput(t *testing.T, path string) herdOutput {
 // corpusTests returns the C tests of the LKMM corpus, relative to its lkmm/
 // folder.
 func corpusTests(t testing.TB) []string {
-	root := filepath.Join(corpusRoot, "lkmm")
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("corpus not found at %s", root)
-	}
+	root := shared.CorpusDir(t, "lkmm")
 	var files []string
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
