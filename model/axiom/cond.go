@@ -241,7 +241,7 @@ func (c *CondEval) Holds(pr litmus.Prop, f Final) bool {
 	return false
 }
 
-// ok is herd's Ok/No: exists wants a positive execution, ~exists none,
+// Ok is herd's Ok/No: exists wants a positive execution, ~exists none,
 // forall no negative one.
 func (c *CondEval) Ok(pos, neg int) bool {
 	switch c.Quant {
@@ -253,7 +253,7 @@ func (c *CondEval) Ok(pos, neg int) bool {
 	return pos > 0
 }
 
-// observe projects a final state onto the observed locations.
+// Observe projects a final state onto the observed locations.
 func (c *CondEval) Observe(f Final) State {
 	st := make(State, len(c.Observed))
 	for i, o := range c.Observed {
@@ -267,7 +267,7 @@ func (c *CondEval) Observe(f Final) State {
 	return st
 }
 
-// key appends a compact encoding of the observed values of f to buf.
+// Key appends a compact encoding of the observed values of f to buf.
 func (c *CondEval) Key(f Final, buf []byte) []byte {
 	for _, o := range c.Observed {
 		v := c.Value(o, f)
@@ -277,7 +277,7 @@ func (c *CondEval) Key(f Final, buf []byte) []byte {
 	return buf
 }
 
-// stateLess orders states as herd does: location by location, symbolic
+// StateLess orders states as herd does: location by location, symbolic
 // values first, then integers numerically, then addresses by name.
 func (c *CondEval) StateLess(a, b State) bool {
 	for i := range a {

@@ -47,7 +47,7 @@ func (s Set) Minus(t Set) Set {
 	return u
 }
 
-// compl returns the complement of s among n events.
+// Compl returns the complement of s among n events.
 func (s Set) Compl(n int) Set {
 	u := NewSet(n)
 	for i := 0; i < n; i++ {
@@ -67,7 +67,7 @@ func (s Set) Empty() bool {
 	return true
 }
 
-// each calls f for each member in increasing order.
+// Each calls f for each member in increasing order.
 func (s Set) Each(f func(int)) {
 	for wi, w := range s {
 		for w != 0 {
@@ -146,7 +146,7 @@ type ArenaMark struct{ ci, off int }
 
 func (a *Arena) Mark() ArenaMark { return ArenaMark{a.ci, a.off} }
 
-// reset frees everything allocated since m.
+// Reset frees everything allocated since m.
 func (a *Arena) Reset(m ArenaMark) { a.ci, a.off = m.ci, m.off }
 
 func (a *Arena) words(k int) []uint64 {
@@ -185,7 +185,7 @@ func (a *Arena) dirty(k int) []uint64 {
 	}
 }
 
-// rel returns an empty relation over n events.
+// Rel returns an empty relation over n events.
 func (a *Arena) Rel(n int) Rel {
 	w := (n + 63) / 64
 	return Rel{n: n, w: w, b: a.words(n * w), al: a}
@@ -197,7 +197,7 @@ func (r Rel) Blank() Rel { return r.al.Rel(r.n) }
 // written, every one of them, by the caller.
 func (r Rel) dirty() Rel { return Rel{n: r.n, w: r.w, b: r.al.dirty(len(r.b)), al: r.al} }
 
-// set returns an empty set of n events.
+// Set returns an empty set of n events.
 func (a *Arena) Set(n int) Set { return Set(a.words((n + 63) / 64)) }
 
 func (r Rel) Row(i int) Set { return Set(r.b[i*r.w : (i+1)*r.w]) }
@@ -221,7 +221,7 @@ func (r Rel) Empty() bool {
 	return true
 }
 
-// union returns r | s | ...
+// Union returns r | s | ...
 func Union(r Rel, ss ...Rel) Rel {
 	u := r.Clone()
 	for _, s := range ss {
@@ -232,7 +232,7 @@ func Union(r Rel, ss ...Rel) Rel {
 	return u
 }
 
-// inter returns r & s.
+// Inter returns r & s.
 func (r Rel) Inter(s Rel) Rel {
 	u := r.dirty()
 	for i, x := range r.b {
@@ -241,7 +241,7 @@ func (r Rel) Inter(s Rel) Rel {
 	return u
 }
 
-// minus returns r \ s.
+// Minus returns r \ s.
 func (r Rel) Minus(s Rel) Rel {
 	u := r.dirty()
 	for i, x := range r.b {
@@ -250,7 +250,7 @@ func (r Rel) Minus(s Rel) Rel {
 	return u
 }
 
-// seq returns the composition r ; s.
+// Seq returns the composition r ; s.
 func (r Rel) Seq(s Rel) Rel {
 	w := r.w
 	if w <= 2 {
@@ -313,7 +313,7 @@ func (r Rel) seqSmall(s Rel) Rel {
 	return u
 }
 
-// seqs returns r1 ; r2 ; ... ; rk.
+// Seqs returns r1 ; r2 ; ... ; rk.
 func Seqs(r Rel, rs ...Rel) Rel {
 	for _, s := range rs {
 		r = r.Seq(s)
@@ -321,7 +321,7 @@ func Seqs(r Rel, rs ...Rel) Rel {
 	return r
 }
 
-// inv returns r^-1.
+// Inv returns r^-1.
 func (r Rel) Inv() Rel {
 	u := r.Blank()
 	if r.w == 1 {
@@ -343,7 +343,7 @@ func (r Rel) Inv() Rel {
 	return u
 }
 
-// opt returns r? = r | id.
+// Opt returns r? = r | id.
 func (r Rel) Opt() Rel {
 	u := r.Clone()
 	for i := 0; i < r.n; i++ {
@@ -352,7 +352,7 @@ func (r Rel) Opt() Rel {
 	return u
 }
 
-// plus returns the transitive closure r+.
+// Plus returns the transitive closure r+.
 func (r Rel) Plus() Rel {
 	u := r.Clone()
 	if r.Empty() {
@@ -408,10 +408,10 @@ func (r Rel) Plus() Rel {
 	return u
 }
 
-// star returns the reflexive-transitive closure r*.
+// Star returns the reflexive-transitive closure r*.
 func (r Rel) Star() Rel { return r.Plus().Opt() }
 
-// restrict returns [s] ; r ; [t]; a nil set means every event.
+// Restrict returns [s] ; r ; [t]; a nil set means every event.
 func (r Rel) Restrict(s, t Set) Rel {
 	u := r.Blank()
 	if r.w == 1 {
@@ -442,7 +442,7 @@ func (r Rel) Restrict(s, t Set) Rel {
 	return u
 }
 
-// domain returns the set of i with some (i, j) in r.
+// Domain returns the set of i with some (i, j) in r.
 func (r Rel) Domain() Set {
 	s := NewSet(r.n)
 	for i := 0; i < r.n; i++ {
@@ -464,7 +464,7 @@ func (r Rel) Range() Set {
 	return s
 }
 
-// irreflexive reports whether no (i, i) is in r.
+// Irreflexive reports whether no (i, i) is in r.
 func (r Rel) Irreflexive() bool {
 	if r.w == 1 {
 		for i, x := range r.b {
@@ -482,7 +482,7 @@ func (r Rel) Irreflexive() bool {
 	return true
 }
 
-// acyclic reports whether r has no cycle. With one word per row it peels
+// Acyclic reports whether r has no cycle. With one word per row it peels
 // sources off the graph (a cycle remains when no event is left without a
 // predecessor); otherwise it looks for an event reaching itself in r+.
 func (r Rel) Acyclic() bool {
@@ -507,7 +507,7 @@ func (r Rel) Acyclic() bool {
 	return true
 }
 
-// findCycle returns the events of one cycle of r in order, or nil when r
+// FindCycle returns the events of one cycle of r in order, or nil when r
 // is acyclic. It is a depth-first search with colours; the cycle found is
 // the first in event order, so the result is deterministic.
 func (r Rel) FindCycle() []int {
@@ -562,7 +562,7 @@ func (r Rel) FindCycle() []int {
 	return nil
 }
 
-// cross returns s * t.
+// Cross returns s * t.
 func (a *Arena) Cross(n int, s, t Set) Rel {
 	u := a.Rel(n)
 	for i := 0; i < n; i++ {
@@ -573,14 +573,14 @@ func (a *Arena) Cross(n int, s, t Set) Rel {
 	return u
 }
 
-// ident returns [s], the identity on s.
+// Ident returns [s], the identity on s.
 func (a *Arena) Ident(n int, s Set) Rel {
 	u := a.Rel(n)
 	s.Each(func(i int) { u.Add(i, i) })
 	return u
 }
 
-// pairs returns the edges of r in order, for messages and tests.
+// Pairs returns the edges of r in order, for messages and tests.
 func (r Rel) Pairs() [][2]int {
 	var out [][2]int
 	for i := 0; i < r.n; i++ {

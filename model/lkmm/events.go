@@ -125,7 +125,7 @@ type event struct {
 // vflow says how a value depends on the reads of memory of its path, in
 // herd's terms (see axiom.Flow): 0 when it depends on none (a constant,
 // or a register holding one), k > 0 when it is the value of read k-1
-// unchanged, flowOp when an operation computed it from reads.
+// unchanged, vfOp when an operation computed it from reads.
 type vflow int32
 
 const vfOp vflow = -1
