@@ -189,207 +189,37 @@ func Primitives() []*Primitive {
 	return out
 }
 
+// tableBuilder collects the rows of the primitive table, one topic at a
+// time.
+type tableBuilder map[string]*Primitive
+
+// add adds row p; a name added twice is a bug of the table.
+func (t tableBuilder) add(p Primitive) {
+	if _, dup := t[p.Name]; dup {
+		panic("litmus: duplicate primitive " + p.Name)
+	}
+	q := p
+	t[p.Name] = &q
+}
+
+// fence adds a fence of linux-kernel.def's fence set f.
+func (t tableBuilder) fence(name, f string) {
+	t.add(Primitive{Name: name, Loc: -1, Kind: KFence, Fence: f, Source: srcDef})
+}
+
+// rmwVariants are the orderings of the variants of a value-returning RMW.
+var rmwVariants = []struct {
+	suffix string
+	order  Order
+}{{"", OrdMb}, {"_relaxed", OrdOnce}, {"_acquire", OrdAcquire}, {"_release", OrdRelease}}
+
 func buildTable() map[string]*Primitive {
-	t := map[string]*Primitive{}
-	add := func(p Primitive) {
-		if _, dup := t[p.Name]; dup {
-			panic("litmus: duplicate primitive " + p.Name)
-		}
-		q := p
-		t[p.Name] = &q
-	}
-	fence := func(name, f string) {
-		add(Primitive{Name: name, Loc: -1, Kind: KFence, Fence: f, Source: srcDef})
-	}
-
-	// ONCE, acquire/release.
-	add(Primitive{Name: "READ_ONCE", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcDef})
-	add(Primitive{Name: "WRITE_ONCE", Args: argsLV, Kind: KStore, Source: srcDef})
-	add(Primitive{Name: "smp_load_acquire", Args: argsP, Kind: KLoad, Ret: RetValue, Order: OrdAcquire, Source: srcDef})
-	add(Primitive{Name: "smp_store_release", Args: argsPV, Kind: KStore, Order: OrdRelease, Source: srcDef})
-	add(Primitive{Name: "rcu_assign_pointer", Args: argsLV, Kind: KStore, Order: OrdRelease, Source: srcDef})
-	add(Primitive{Name: "rcu_dereference", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcDef})
-	add(Primitive{Name: "smp_store_mb", Args: argsLV, Kind: KStore, Fence: "mb", Source: srcDef})
-
-	// Fences.
-	fence("smp_mb", "mb")
-	fence("smp_rmb", "rmb")
-	fence("smp_wmb", "wmb")
-	fence("smp_mb__before_atomic", "before-atomic")
-	fence("smp_mb__after_atomic", "after-atomic")
-	fence("smp_mb__after_spinlock", "after-spinlock")
-	fence("smp_mb__after_unlock_lock", "after-unlock-lock")
-	fence("smp_mb__after_srcu_read_unlock", "after-srcu-read-unlock")
-	fence("barrier", "barrier")
-	fence("rcu_read_lock", "rcu-lock")
-	fence("rcu_read_unlock", "rcu-unlock")
-	fence("synchronize_rcu", "sync-rcu")
-	fence("synchronize_rcu_expedited", "sync-rcu")
-
-	// Orderings of the variants of a value-returning RMW.
-	variants := []struct {
-		suffix string
-		order  Order
-	}{{"", OrdMb}, {"_relaxed", OrdOnce}, {"_acquire", OrdAcquire}, {"_release", OrdRelease}}
-
-	// Exchange.
-	for _, prefix := range []string{"", "atomic_"} {
-		for _, v := range variants {
-			add(Primitive{Name: prefix + "xchg" + v.suffix, Args: argsPV, Kind: KRMW, Op: RMWXchg, Ret: RetOld, Order: v.order, Source: srcDef})
-			// A failed cmpxchg orders nothing (atomic_t.txt: "the failure
-			// case ... is not ordered"; LKMM: a failed cmpxchg is a plain
-			// ONCE read).
-			add(Primitive{Name: prefix + "cmpxchg" + v.suffix, Args: argsPVV, Kind: KRMW, Op: RMWCmpxchg, Ret: RetOld,
-				Order: v.order, FailOrder: OrdOnce, Success: SuccCmpEqual, Source: srcDef})
-		}
-	}
-
-	// Spinlocks.
-	add(Primitive{Name: "spin_lock", Args: argsP, Kind: KLock, Order: OrdAcquire, Source: srcDef})
-	add(Primitive{Name: "spin_unlock", Args: argsP, Kind: KUnlock, Order: OrdRelease, Source: srcDef})
-	add(Primitive{Name: "spin_trylock", Args: argsP, Kind: KTryLock, Ret: RetSuccess, Order: OrdAcquire, Success: SuccCmpEqual, Source: srcDef})
-	add(Primitive{Name: "spin_is_locked", Args: argsP, Kind: KIsLocked, Ret: RetValue, Source: srcDef})
-
-	// SRCU.
-	add(Primitive{Name: "srcu_read_lock", Args: argsP, Kind: KSRCULock, Ret: RetValue, Source: srcDef})
-	add(Primitive{Name: "srcu_read_unlock", Args: argsPV, Kind: KSRCUUnlock, Source: srcDef})
-	add(Primitive{Name: "srcu_down_read", Args: argsP, Kind: KSRCULock, Ret: RetValue, Source: srcDef})
-	add(Primitive{Name: "srcu_up_read", Args: argsPV, Kind: KSRCUUnlock, Source: srcDef})
-	add(Primitive{Name: "synchronize_srcu", Args: argsP, Kind: KSyncSRCU, Source: srcDef})
-	add(Primitive{Name: "synchronize_srcu_expedited", Args: argsP, Kind: KSyncSRCU, Source: srcDef})
-
-	// atomic_t and atomic_long_t (atomic_long_* are aliases, atomic_t.txt).
-	for _, a := range []string{"atomic_", "atomic_long_"} {
-		if a != "atomic_" {
-			for _, v := range variants {
-				add(Primitive{Name: a + "xchg" + v.suffix, Args: argsPV, Kind: KRMW, Op: RMWXchg, Ret: RetOld, Order: v.order, Source: srcAtomicT})
-				add(Primitive{Name: a + "cmpxchg" + v.suffix, Args: argsPVV, Kind: KRMW, Op: RMWCmpxchg, Ret: RetOld,
-					Order: v.order, FailOrder: OrdOnce, Success: SuccCmpEqual, Source: srcAtomicT})
-			}
-		}
-		src := srcDef
-		if a != "atomic_" {
-			src = srcAtomicT
-		}
-		add(Primitive{Name: a + "read", Args: argsP, Kind: KLoad, Ret: RetValue, Source: src})
-		add(Primitive{Name: a + "set", Args: argsPV, Kind: KStore, Source: src})
-		add(Primitive{Name: a + "read_acquire", Args: argsP, Kind: KLoad, Ret: RetValue, Order: OrdAcquire, Source: src})
-		add(Primitive{Name: a + "set_release", Args: argsPV, Kind: KStore, Order: OrdRelease, Source: src})
-
-		ops := []struct {
-			name string
-			op   RMWOp
-		}{{"add", RMWAdd}, {"sub", RMWSub}, {"and", RMWAnd}, {"or", RMWOr}, {"xor", RMWXor}, {"andnot", RMWAndNot}}
-		for _, o := range ops {
-			// Non-returning RMWs are unordered (atomic_t.txt).
-			add(Primitive{Name: a + o.name, Args: argsVP, Kind: KRMW, Op: o.op, Source: src})
-			for _, v := range variants {
-				if o.op == RMWAdd || o.op == RMWSub {
-					add(Primitive{Name: a + o.name + "_return" + v.suffix, Args: argsVP, Kind: KRMW, Op: o.op, Ret: RetNew, Order: v.order, Source: src})
-				}
-				add(Primitive{Name: a + "fetch_" + o.name + v.suffix, Args: argsVP, Kind: KRMW, Op: o.op, Ret: RetOld, Order: v.order, Source: src})
-			}
-		}
-		for _, o := range []struct {
-			name string
-			op   RMWOp
-		}{{"inc", RMWAdd}, {"dec", RMWSub}} {
-			// The operand of inc and dec is 1 (linux-kernel.def:
-			// __atomic_op{NORETURN}(X,+,1)).
-			one := []int64{1}
-			add(Primitive{Name: a + o.name, Args: argsP, Kind: KRMW, Op: o.op, Imm: one, Source: src})
-			for _, v := range variants {
-				add(Primitive{Name: a + o.name + "_return" + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNew, Order: v.order, Imm: one, Source: src})
-				add(Primitive{Name: a + "fetch_" + o.name + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetOld, Order: v.order, Imm: one, Source: src})
-			}
-			add(Primitive{Name: a + o.name + "_and_test", Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNewIsZero, Order: OrdMb, Imm: one, Source: src})
-		}
-		add(Primitive{Name: a + "sub_and_test", Args: argsVP, Kind: KRMW, Op: RMWSub, Ret: RetNewIsZero, Order: OrdMb, Source: src})
-		for _, v := range variants {
-			add(Primitive{Name: a + "add_negative" + v.suffix, Args: argsVP, Kind: KRMW, Op: RMWAdd, Ret: RetNewIsNeg, Order: v.order, Source: src})
-		}
-		// atomic_add_unless(v, a, u): add a unless the value is u; fully
-		// ordered when it adds, unordered when it does not (atomic_t.txt).
-		add(Primitive{Name: a + "add_unless", Args: argsPVV, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
-			Order: OrdMb, FailOrder: OrdOnce, Success: SuccNotEqual, Source: src})
-		// atomic_inc_not_zero(v) is atomic_add_unless(v, 1, 0)
-		// (include/linux/atomic/atomic-instrumented.h), ordered likewise.
-		add(Primitive{Name: a + "inc_not_zero", Args: argsP, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
-			Order: OrdMb, FailOrder: OrdOnce, Success: SuccNotEqual, Imm: []int64{1, 0}, Source: srcAtomicT})
-	}
-
-	// Bit operations on one word (atomic_bitops.txt): non-returning RMWs
-	// are unordered, value-returning ones fully ordered;
-	// test_and_set_bit_lock is ACQUIRE on success, clear_bit_unlock
-	// RELEASE. __set_bit and friends are not atomic.
-	bit := func(name string, k Kind, op RMWOp, ret Ret, ord Order) {
-		add(Primitive{Name: name, Args: argsBP, Loc: 1, Kind: k, Op: op, Ret: ret, Order: ord, Source: srcBitops})
-	}
-	bit("set_bit", KRMW, RMWOr, RetNone, OrdOnce)
-	bit("clear_bit", KRMW, RMWAndNot, RetNone, OrdOnce)
-	bit("change_bit", KRMW, RMWXor, RetNone, OrdOnce)
-	bit("test_bit", KLoad, RMWNone, RetBit, OrdOnce)
-	bit("test_bit_acquire", KLoad, RMWNone, RetBit, OrdAcquire)
-	// "RMW operations that are conditional are unordered on FAILURE ...
-	// In the case of test_and_{}_bit() operations, if the bit in memory
-	// is unchanged by the operation then it is deemed to have failed"
-	// (atomic_bitops.txt, ORDERING): test_and_set_bit on a set bit and
-	// test_and_clear_bit on a clear bit order nothing.
-	// test_and_change_bit always changes the bit, so it always succeeds.
-	add(Primitive{Name: "test_and_set_bit", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWOr, Ret: RetOldBit,
-		Order: OrdMb, FailOrder: OrdOnce, Success: SuccOldBitClear, Source: srcBitops})
-	add(Primitive{Name: "test_and_clear_bit", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWAndNot, Ret: RetOldBit,
-		Order: OrdMb, FailOrder: OrdOnce, Success: SuccOldBitSet, Source: srcBitops})
-	bit("test_and_change_bit", KRMW, RMWXor, RetOldBit, OrdMb)
-	add(Primitive{Name: "test_and_set_bit_lock", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWOr, Ret: RetOldBit,
-		Order: OrdAcquire, FailOrder: OrdOnce, Success: SuccOldBitClear, Source: srcBitops})
-	bit("clear_bit_unlock", KRMW, RMWAndNot, RetNone, OrdRelease)
-	for _, n := range []struct {
-		name string
-		op   RMWOp
-	}{{"__set_bit", RMWOr}, {"__clear_bit", RMWAndNot}, {"__change_bit", RMWXor}} {
-		add(Primitive{Name: n.name, Args: argsBP, Loc: 1, Kind: KRMW, Op: n.op, NonAtomic: true, Source: srcBitops})
-	}
-
-	// refcount_t (refcount-vs-atomic.rst): set/read are plain ONCE
-	// accesses; inc/add are unordered; dec and the *_and_test operations
-	// give RELEASE ordering, plus ACQUIRE ordering when they reach zero.
-	// They are not fully ordered like atomic_dec_and_test.
-	ref := func(name string, args []ArgKind, loc int, k Kind, op RMWOp, ret Ret, ord, fail Order, s Success) {
-		add(Primitive{Name: name, Args: args, Loc: loc, Kind: k, Op: op, Ret: ret, Order: ord, FailOrder: fail, Success: s, Source: srcRef})
-	}
-	ref("refcount_set", argsPV, 0, KStore, RMWNone, RetNone, OrdOnce, OrdOnce, SuccAlways)
-	ref("refcount_read", argsP, 0, KLoad, RMWNone, RetValue, OrdOnce, OrdOnce, SuccAlways)
-	ref("refcount_inc", argsP, 0, KRMW, RMWAdd, RetNone, OrdOnce, OrdOnce, SuccAlways)
-	ref("refcount_add", argsVP, 1, KRMW, RMWAdd, RetNone, OrdOnce, OrdOnce, SuccAlways)
-	// refcount_dec is unconditional (case 3: "fully unordered --> RELEASE
-	// ordering"), so it has no failure ordering.
-	ref("refcount_dec", argsP, 0, KRMW, RMWSub, RetNone, OrdRelease, OrdOnce, SuccAlways)
-	ref("refcount_sub_and_test", argsVP, 1, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
-	ref("refcount_dec_and_test", argsP, 0, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
-	// refcount_inc_not_zero(r) and refcount_add_not_zero(i, r): add unless
-	// the count is 0; "fully ordered --> control dependency on success for
-	// stores", i.e. unordered RMWs (refcount-vs-atomic.rst, case 4).
-	add(Primitive{Name: "refcount_inc_not_zero", Args: argsP, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
-		Success: SuccNotEqual, Imm: []int64{1, 0}, Source: srcRef})
-	add(Primitive{Name: "refcount_add_not_zero", Args: argsVP, Loc: 1, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
-		Success: SuccNotEqual, Imm: []int64{0}, Source: srcRef})
-
-	add(Primitive{Name: "cpu_relax", Loc: -1, Kind: KNop, Source: "arch/x86/include/asm/vdso/processor.h (a pause hint, no ordering)"})
-
-	// Primitives of older kernels that older litmus tests still use.
-	// lockless_dereference(p) was READ_ONCE(p) plus
-	// smp_read_barrier_depends() and became READ_ONCE in v4.15, when
-	// READ_ONCE itself started to order dependent accesses (Alpha's
-	// barrier moved into it); smp_read_barrier_depends() was then a
-	// no-op everywhere but Alpha and was removed in v5.9. The LKMM orders
-	// address dependencies from marked loads, so under it
-	// lockless_dereference is rcu_dereference and the barrier does
-	// nothing (Documentation/memory-barriers.txt, "Data dependency
-	// barriers (historical)").
-	add(Primitive{Name: "lockless_dereference", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcMB + " (historical; now rcu_dereference)"})
-	add(Primitive{Name: "smp_read_barrier_depends", Loc: -1, Kind: KNop, Source: srcMB + " (historical; a no-op under the LKMM)"})
-
+	t := tableBuilder{}
+	t.accessesAndFences()
+	t.atomics()
+	t.bitops()
+	t.refcounts()
+	t.others()
 	// Fill in Loc for rows that left it to us: the first pointer or
 	// lvalue argument.
 	for _, p := range t {
@@ -405,6 +235,204 @@ func buildTable() map[string]*Primitive {
 		}
 	}
 	return t
+}
+
+// accessesAndFences adds the ONCE and acquire/release accesses, the
+// fences, xchg and cmpxchg, the spinlocks and SRCU.
+func (t tableBuilder) accessesAndFences() {
+	// ONCE, acquire/release.
+	t.add(Primitive{Name: "READ_ONCE", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcDef})
+	t.add(Primitive{Name: "WRITE_ONCE", Args: argsLV, Kind: KStore, Source: srcDef})
+	t.add(Primitive{Name: "smp_load_acquire", Args: argsP, Kind: KLoad, Ret: RetValue, Order: OrdAcquire, Source: srcDef})
+	t.add(Primitive{Name: "smp_store_release", Args: argsPV, Kind: KStore, Order: OrdRelease, Source: srcDef})
+	t.add(Primitive{Name: "rcu_assign_pointer", Args: argsLV, Kind: KStore, Order: OrdRelease, Source: srcDef})
+	t.add(Primitive{Name: "rcu_dereference", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcDef})
+	t.add(Primitive{Name: "smp_store_mb", Args: argsLV, Kind: KStore, Fence: "mb", Source: srcDef})
+
+	// Fences.
+	t.fence("smp_mb", "mb")
+	t.fence("smp_rmb", "rmb")
+	t.fence("smp_wmb", "wmb")
+	t.fence("smp_mb__before_atomic", "before-atomic")
+	t.fence("smp_mb__after_atomic", "after-atomic")
+	t.fence("smp_mb__after_spinlock", "after-spinlock")
+	t.fence("smp_mb__after_unlock_lock", "after-unlock-lock")
+	t.fence("smp_mb__after_srcu_read_unlock", "after-srcu-read-unlock")
+	t.fence("barrier", "barrier")
+	t.fence("rcu_read_lock", "rcu-lock")
+	t.fence("rcu_read_unlock", "rcu-unlock")
+	t.fence("synchronize_rcu", "sync-rcu")
+	t.fence("synchronize_rcu_expedited", "sync-rcu")
+
+	// Exchange.
+	for _, prefix := range []string{"", "atomic_"} {
+		for _, v := range rmwVariants {
+			t.add(Primitive{Name: prefix + "xchg" + v.suffix, Args: argsPV, Kind: KRMW, Op: RMWXchg, Ret: RetOld, Order: v.order, Source: srcDef})
+			// A failed cmpxchg orders nothing (atomic_t.txt: "the failure
+			// case ... is not ordered"; LKMM: a failed cmpxchg is a plain
+			// ONCE read).
+			t.add(Primitive{Name: prefix + "cmpxchg" + v.suffix, Args: argsPVV, Kind: KRMW, Op: RMWCmpxchg, Ret: RetOld,
+				Order: v.order, FailOrder: OrdOnce, Success: SuccCmpEqual, Source: srcDef})
+		}
+	}
+
+	// Spinlocks.
+	t.add(Primitive{Name: "spin_lock", Args: argsP, Kind: KLock, Order: OrdAcquire, Source: srcDef})
+	t.add(Primitive{Name: "spin_unlock", Args: argsP, Kind: KUnlock, Order: OrdRelease, Source: srcDef})
+	t.add(Primitive{Name: "spin_trylock", Args: argsP, Kind: KTryLock, Ret: RetSuccess, Order: OrdAcquire, Success: SuccCmpEqual, Source: srcDef})
+	t.add(Primitive{Name: "spin_is_locked", Args: argsP, Kind: KIsLocked, Ret: RetValue, Source: srcDef})
+
+	// SRCU.
+	t.add(Primitive{Name: "srcu_read_lock", Args: argsP, Kind: KSRCULock, Ret: RetValue, Source: srcDef})
+	t.add(Primitive{Name: "srcu_read_unlock", Args: argsPV, Kind: KSRCUUnlock, Source: srcDef})
+	t.add(Primitive{Name: "srcu_down_read", Args: argsP, Kind: KSRCULock, Ret: RetValue, Source: srcDef})
+	t.add(Primitive{Name: "srcu_up_read", Args: argsPV, Kind: KSRCUUnlock, Source: srcDef})
+	t.add(Primitive{Name: "synchronize_srcu", Args: argsP, Kind: KSyncSRCU, Source: srcDef})
+	t.add(Primitive{Name: "synchronize_srcu_expedited", Args: argsP, Kind: KSyncSRCU, Source: srcDef})
+}
+
+// atomics adds atomic_t's and atomic_long_t's operations.
+func (t tableBuilder) atomics() {
+	// atomic_t and atomic_long_t (atomic_long_* are aliases, atomic_t.txt).
+	for _, a := range []string{"atomic_", "atomic_long_"} {
+		if a != "atomic_" {
+			for _, v := range rmwVariants {
+				t.add(Primitive{Name: a + "xchg" + v.suffix, Args: argsPV, Kind: KRMW, Op: RMWXchg, Ret: RetOld, Order: v.order, Source: srcAtomicT})
+				t.add(Primitive{Name: a + "cmpxchg" + v.suffix, Args: argsPVV, Kind: KRMW, Op: RMWCmpxchg, Ret: RetOld,
+					Order: v.order, FailOrder: OrdOnce, Success: SuccCmpEqual, Source: srcAtomicT})
+			}
+		}
+		src := srcDef
+		if a != "atomic_" {
+			src = srcAtomicT
+		}
+		t.add(Primitive{Name: a + "read", Args: argsP, Kind: KLoad, Ret: RetValue, Source: src})
+		t.add(Primitive{Name: a + "set", Args: argsPV, Kind: KStore, Source: src})
+		t.add(Primitive{Name: a + "read_acquire", Args: argsP, Kind: KLoad, Ret: RetValue, Order: OrdAcquire, Source: src})
+		t.add(Primitive{Name: a + "set_release", Args: argsPV, Kind: KStore, Order: OrdRelease, Source: src})
+
+		ops := []struct {
+			name string
+			op   RMWOp
+		}{{"add", RMWAdd}, {"sub", RMWSub}, {"and", RMWAnd}, {"or", RMWOr}, {"xor", RMWXor}, {"andnot", RMWAndNot}}
+		for _, o := range ops {
+			// Non-returning RMWs are unordered (atomic_t.txt).
+			t.add(Primitive{Name: a + o.name, Args: argsVP, Kind: KRMW, Op: o.op, Source: src})
+			for _, v := range rmwVariants {
+				if o.op == RMWAdd || o.op == RMWSub {
+					t.add(Primitive{Name: a + o.name + "_return" + v.suffix, Args: argsVP, Kind: KRMW, Op: o.op, Ret: RetNew, Order: v.order, Source: src})
+				}
+				t.add(Primitive{Name: a + "fetch_" + o.name + v.suffix, Args: argsVP, Kind: KRMW, Op: o.op, Ret: RetOld, Order: v.order, Source: src})
+			}
+		}
+		for _, o := range []struct {
+			name string
+			op   RMWOp
+		}{{"inc", RMWAdd}, {"dec", RMWSub}} {
+			// The operand of inc and dec is 1 (linux-kernel.def:
+			// __atomic_op{NORETURN}(X,+,1)).
+			one := []int64{1}
+			t.add(Primitive{Name: a + o.name, Args: argsP, Kind: KRMW, Op: o.op, Imm: one, Source: src})
+			for _, v := range rmwVariants {
+				t.add(Primitive{Name: a + o.name + "_return" + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNew, Order: v.order, Imm: one, Source: src})
+				t.add(Primitive{Name: a + "fetch_" + o.name + v.suffix, Args: argsP, Kind: KRMW, Op: o.op, Ret: RetOld, Order: v.order, Imm: one, Source: src})
+			}
+			t.add(Primitive{Name: a + o.name + "_and_test", Args: argsP, Kind: KRMW, Op: o.op, Ret: RetNewIsZero, Order: OrdMb, Imm: one, Source: src})
+		}
+		t.add(Primitive{Name: a + "sub_and_test", Args: argsVP, Kind: KRMW, Op: RMWSub, Ret: RetNewIsZero, Order: OrdMb, Source: src})
+		for _, v := range rmwVariants {
+			t.add(Primitive{Name: a + "add_negative" + v.suffix, Args: argsVP, Kind: KRMW, Op: RMWAdd, Ret: RetNewIsNeg, Order: v.order, Source: src})
+		}
+		// atomic_add_unless(v, a, u): add a unless the value is u; fully
+		// ordered when it adds, unordered when it does not (atomic_t.txt).
+		t.add(Primitive{Name: a + "add_unless", Args: argsPVV, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
+			Order: OrdMb, FailOrder: OrdOnce, Success: SuccNotEqual, Source: src})
+		// atomic_inc_not_zero(v) is atomic_add_unless(v, 1, 0)
+		// (include/linux/atomic/atomic-instrumented.h), ordered likewise.
+		t.add(Primitive{Name: a + "inc_not_zero", Args: argsP, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
+			Order: OrdMb, FailOrder: OrdOnce, Success: SuccNotEqual, Imm: []int64{1, 0}, Source: srcAtomicT})
+	}
+}
+
+// bitops adds the bit operations.
+func (t tableBuilder) bitops() {
+	// Bit operations on one word (atomic_bitops.txt): non-returning RMWs
+	// are unordered, value-returning ones fully ordered;
+	// test_and_set_bit_lock is ACQUIRE on success, clear_bit_unlock
+	// RELEASE. __set_bit and friends are not atomic.
+	bit := func(name string, k Kind, op RMWOp, ret Ret, ord Order) {
+		t.add(Primitive{Name: name, Args: argsBP, Loc: 1, Kind: k, Op: op, Ret: ret, Order: ord, Source: srcBitops})
+	}
+	bit("set_bit", KRMW, RMWOr, RetNone, OrdOnce)
+	bit("clear_bit", KRMW, RMWAndNot, RetNone, OrdOnce)
+	bit("change_bit", KRMW, RMWXor, RetNone, OrdOnce)
+	bit("test_bit", KLoad, RMWNone, RetBit, OrdOnce)
+	bit("test_bit_acquire", KLoad, RMWNone, RetBit, OrdAcquire)
+	// "RMW operations that are conditional are unordered on FAILURE ...
+	// In the case of test_and_{}_bit() operations, if the bit in memory
+	// is unchanged by the operation then it is deemed to have failed"
+	// (atomic_bitops.txt, ORDERING): test_and_set_bit on a set bit and
+	// test_and_clear_bit on a clear bit order nothing.
+	// test_and_change_bit always changes the bit, so it always succeeds.
+	t.add(Primitive{Name: "test_and_set_bit", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWOr, Ret: RetOldBit,
+		Order: OrdMb, FailOrder: OrdOnce, Success: SuccOldBitClear, Source: srcBitops})
+	t.add(Primitive{Name: "test_and_clear_bit", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWAndNot, Ret: RetOldBit,
+		Order: OrdMb, FailOrder: OrdOnce, Success: SuccOldBitSet, Source: srcBitops})
+	bit("test_and_change_bit", KRMW, RMWXor, RetOldBit, OrdMb)
+	t.add(Primitive{Name: "test_and_set_bit_lock", Args: argsBP, Loc: 1, Kind: KRMW, Op: RMWOr, Ret: RetOldBit,
+		Order: OrdAcquire, FailOrder: OrdOnce, Success: SuccOldBitClear, Source: srcBitops})
+	bit("clear_bit_unlock", KRMW, RMWAndNot, RetNone, OrdRelease)
+	for _, n := range []struct {
+		name string
+		op   RMWOp
+	}{{"__set_bit", RMWOr}, {"__clear_bit", RMWAndNot}, {"__change_bit", RMWXor}} {
+		t.add(Primitive{Name: n.name, Args: argsBP, Loc: 1, Kind: KRMW, Op: n.op, NonAtomic: true, Source: srcBitops})
+	}
+}
+
+// refcounts adds refcount_t's operations.
+func (t tableBuilder) refcounts() {
+	// refcount_t (refcount-vs-atomic.rst): set/read are plain ONCE
+	// accesses; inc/add are unordered; dec and the *_and_test operations
+	// give RELEASE ordering, plus ACQUIRE ordering when they reach zero.
+	// They are not fully ordered like atomic_dec_and_test.
+	ref := func(name string, args []ArgKind, loc int, k Kind, op RMWOp, ret Ret, ord, fail Order, s Success) {
+		t.add(Primitive{Name: name, Args: args, Loc: loc, Kind: k, Op: op, Ret: ret, Order: ord, FailOrder: fail, Success: s, Source: srcRef})
+	}
+	ref("refcount_set", argsPV, 0, KStore, RMWNone, RetNone, OrdOnce, OrdOnce, SuccAlways)
+	ref("refcount_read", argsP, 0, KLoad, RMWNone, RetValue, OrdOnce, OrdOnce, SuccAlways)
+	ref("refcount_inc", argsP, 0, KRMW, RMWAdd, RetNone, OrdOnce, OrdOnce, SuccAlways)
+	ref("refcount_add", argsVP, 1, KRMW, RMWAdd, RetNone, OrdOnce, OrdOnce, SuccAlways)
+	// refcount_dec is unconditional (case 3: "fully unordered --> RELEASE
+	// ordering"), so it has no failure ordering.
+	ref("refcount_dec", argsP, 0, KRMW, RMWSub, RetNone, OrdRelease, OrdOnce, SuccAlways)
+	ref("refcount_sub_and_test", argsVP, 1, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
+	ref("refcount_dec_and_test", argsP, 0, KRMW, RMWSub, RetNewIsZero, OrdRelease|OrdAcquire, OrdRelease, SuccNewZero)
+	// refcount_inc_not_zero(r) and refcount_add_not_zero(i, r): add unless
+	// the count is 0; "fully ordered --> control dependency on success for
+	// stores", i.e. unordered RMWs (refcount-vs-atomic.rst, case 4).
+	t.add(Primitive{Name: "refcount_inc_not_zero", Args: argsP, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
+		Success: SuccNotEqual, Imm: []int64{1, 0}, Source: srcRef})
+	t.add(Primitive{Name: "refcount_add_not_zero", Args: argsVP, Loc: 1, Kind: KRMW, Op: RMWAddUnless, Ret: RetSuccess,
+		Success: SuccNotEqual, Imm: []int64{0}, Source: srcRef})
+}
+
+// others adds cpu_relax and the primitives of older kernels.
+func (t tableBuilder) others() {
+	t.add(Primitive{Name: "cpu_relax", Loc: -1, Kind: KNop, Source: "arch/x86/include/asm/vdso/processor.h (a pause hint, no ordering)"})
+
+	// Primitives of older kernels that older litmus tests still use.
+	// lockless_dereference(p) was READ_ONCE(p) plus
+	// smp_read_barrier_depends() and became READ_ONCE in v4.15, when
+	// READ_ONCE itself started to order dependent accesses (Alpha's
+	// barrier moved into it); smp_read_barrier_depends() was then a
+	// no-op everywhere but Alpha and was removed in v5.9. The LKMM orders
+	// address dependencies from marked loads, so under it
+	// lockless_dereference is rcu_dereference and the barrier does
+	// nothing (Documentation/memory-barriers.txt, "Data dependency
+	// barriers (historical)").
+	t.add(Primitive{Name: "lockless_dereference", Args: argsL, Kind: KLoad, Ret: RetValue, Source: srcMB + " (historical; now rcu_dereference)"})
+	t.add(Primitive{Name: "smp_read_barrier_depends", Loc: -1, Kind: KNop, Source: srcMB + " (historical; a no-op under the LKMM)"})
 }
 
 func sortPrimitives(ps []*Primitive) {
