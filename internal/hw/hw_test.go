@@ -119,7 +119,7 @@ func TestSignTest(t *testing.T) {
 			big[i] = -1
 		}
 	}
-	_, _, approx := SignTest(big)     // 1001 non-zero: normal approximation
+	_, _, approx := SignTest(big)    // 1001 non-zero: normal approximation
 	_, _, exact := SignTest(big[1:]) // 1000: exact binomial, 449 negative
 	require.InDelta(t, exact, approx, 0.3*exact, "exact %g, approximation %g", exact, approx)
 	require.Less(t, approx, 0.01)
