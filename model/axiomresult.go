@@ -22,6 +22,8 @@ type axiomSummary struct {
 	Positive, Negative int
 	Flags              []string
 	Why                string
+	Graph, WhyGraph    *report.Graph
+	Matches            int
 	Cut                bool
 	Candidates         int
 	// Incomplete says what a search cut short after finding both a
@@ -41,6 +43,9 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		Negative: r.Negative,
 		Flags:    r.Flags,
 		Why:      r.Why,
+		Graph:    r.Graph,
+		WhyGraph: r.WhyGraph,
+		Matches:  r.Matches,
 		Stats:    Stats{States: int64(r.Candidates)},
 	}
 	res.Kind, res.Condition = report.Condition(t)

@@ -169,13 +169,13 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 		return nil, err
 	}
 	start := time.Now()
-	r, err := catSearch(ctx, cm, p, opt)
+	r, err := catSearch(ctx, cm, p, opt, opt.WitnessFor)
 	if arch.IsMixed(err) {
 		// A mixed-size test: herd's -variant mixed meaning.
 		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b}); err != nil {
 			return nil, err
 		}
-		r, err = catSearch(ctx, cm, p, opt)
+		r, err = catSearch(ctx, cm, p, opt, opt.WitnessFor)
 	}
 	if err != nil {
 		return nil, err
@@ -184,13 +184,14 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 }
 
 // catSearch runs cat model cm's search over the candidate executions of
-// p, bounded by opt.
-func catSearch(ctx context.Context, cm *interp.Model, p *axiom.Program, opt Options) (*interp.Result, error) {
+// p, bounded by opt; witnessFor is opt.WitnessFor in p's names.
+func catSearch(ctx context.Context, cm *interp.Model, p *axiom.Program, opt Options, witnessFor litmus.Prop) (*interp.Result, error) {
 	maxCand := opt.MaxStates
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	return cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+	return cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain,
+		WitnessFor: witnessFor, Graphs: opt.Explain})
 }
 
 // catResult is the Result of cat model m on t: the search's answer r,
@@ -201,6 +202,7 @@ func catResult(t *litmus.Test, m Model, r *interp.Result, states []axiom.State, 
 	res := axiomResult(t, m, axiomSummary{
 		States: states, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: why,
+		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Candidates: r.Candidates,
 	})
 	res.Stats.Elapsed = time.Since(start)
