@@ -202,7 +202,7 @@ func immRangeError(a Arch, in *Instr) string {
 		}
 		for _, v := range vals {
 			if v < herdIntMin || v > herdIntMax {
-				return fmt.Sprintf("%s: integer %d out of range in operand %s (herd7 reads %s integers as 63-bit: %d to %d)", in.Op, v, quoteCell(o.Text), a, herdIntMin, herdIntMax)
+				return fmt.Sprintf("%s: integer %d out of range in operand %s (herd7 reads %s integers as 63-bit, -2^62 to 2^62-1)", in.Op, v, quoteCell(o.Text), a)
 			}
 		}
 	}

@@ -48,6 +48,7 @@ Flags:
 	                explanation to stderr; an error when there is no execution
 	                to draw (under lkmm, or when nothing reaches the outcome)
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
+	--fresh-zero      herd7's reading of names only the final section uses, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags
@@ -74,7 +75,7 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	}
 	t, err := env.parseArg(args[0], f.prims)
 	if err != nil {
-		printInputError(env, args[0], err, nil)
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	ms, err := modelsFor(f.runOptions, t)
@@ -86,6 +87,11 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		return exitUsage
 	}
 	m := ms[0]
+	prog, err := f.resolve(t, ms)
+	if err != nil {
+		printInputError(env, args[0], err)
+		return exitUsage
+	}
 	opt := f.modelOptions()
 	if f.state != "" {
 		p, err := parseProp(f.state)
@@ -101,9 +107,9 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		opt.WitnessFor = p
 	}
 	opt.Explain = true
-	r, err := model.Check(ctx, t, m, opt)
+	r, err := prog.Check(ctx, m, opt)
 	if err != nil {
-		printInputError(env, args[0], err, nil)
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	if f.dot != "" && r.Witness == nil {

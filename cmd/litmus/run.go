@@ -217,7 +217,7 @@ func runHW(ctx context.Context, env *Env, args []string) int {
 func runHWFile(ctx context.Context, env *Env, file string, models []model.Model, f runHWOptions, o harness.Options, arch, machine string, enc *json.Encoder, sep bool) int {
 	t, err := litmus.ParseFile(file)
 	if err != nil {
-		printInputError(env, file, err, nil)
+		printInputError(env, file, err)
 		if f.json {
 			writeRunJSONError(enc, file, "", arch, err)
 		}
@@ -239,14 +239,14 @@ func runHWFile(ctx context.Context, env *Env, file string, models []model.Model,
 		mc := &modelCheck{model: m}
 		mc.res, mc.err = model.Check(ctx, t, m, model.Options{MaxStates: f.maxStates, Timeout: f.modelTimeout, NoWitness: true})
 		if mc.err != nil && explicit {
-			printInputError(env, file, mc.err, nil)
+			printInputError(env, file, mc.err)
 			code = exitUsage
 		}
 		checks = append(checks, mc)
 	}
 	res, err := harness.Run(ctx, t, o)
 	if err != nil {
-		printInputError(env, file, err, nil)
+		printInputError(env, file, err)
 		if f.json {
 			writeRunJSONError(enc, file, t.Name, arch, err)
 		}
