@@ -525,13 +525,7 @@ func parseIntLit(text string) (int64, bool) {
 	s := strings.TrimRight(text, "uUlL")
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
-	return parseUint64(s, 0, neg)
-}
-
-// parseUint64 reads s as an unsigned 64-bit integer in base (0: as Go's
-// prefixes say) and returns it as its two's complement, negated when neg.
-func parseUint64(s string, base int, neg bool) (int64, bool) {
-	u, err := strconv.ParseUint(s, base, 64)
+	u, err := strconv.ParseUint(s, 0, 64)
 	if err != nil {
 		return 0, false
 	}

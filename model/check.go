@@ -11,9 +11,9 @@ import (
 )
 
 // This file is the one dispatch from a parsed test to an engine: Check
-// chooses the family of model m, and each family has its own file
-// (op.go, lkmm.go, cat.go, kcomp.go), which answers in report's terms and
-// never calls back here. The answer of the axiomatic families is put in
+// resolves the test's names (resolve.go), and check chooses the family of
+// model m; each family has its own file (op.go, lkmm.go, cat.go,
+// kcomp.go), which answers in report's terms and never calls back here. The answer of the axiomatic families is put in
 // report's shape once, in axiomresult.go.
 
 // ErrNotSupported is returned (wrapped) by Check for a model this package
@@ -36,7 +36,21 @@ func CheckProp(t *litmus.Test, p litmus.Prop) error {
 // pointer misuse, an unsupported instruction), as a litmus.ErrorList with
 // file:line:col positions; a search cut short by opt's bounds or ctx is
 // not an error but a Result with Verdict Unknown.
+//
+// Check resolves t first (Resolve, with the default options); a command
+// that checks a test under several models resolves it once and calls
+// Program.Check for each.
 func Check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	p, err := Resolve(t, ResolveOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return p.Check(ctx, m, opt)
+}
+
+// check runs the engine of model m's family on t, which Resolve
+// accepted.
+func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
 	switch m.k {
 	case kSC, kTSO, kPSO:
 		return checkOp(ctx, t, m, opt)
