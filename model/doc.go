@@ -1,9 +1,10 @@
 // Package model gives litmus tests their meaning under a choice of memory
 // models, and is the one entry point the commands use (Check, Fences).
 //
-// Its root is one dispatch and one file per family of model: check.go's
-// Check chooses the family of the model, and the family's file runs its
-// engine and answers in model/report's terms, never calling back:
+// Its root is one dispatch and one file per family of model: resolve.go
+// checks a test's names once (Resolve, Program), check.go chooses the
+// family of the model, and the family's file runs its engine and answers
+// in model/report's terms, never calling back:
 //
 //   - op.go, the operational models SC, TSO and PSO: model/op compiles a C
 //     or X86 test to its IR and explores every interleaving on the
