@@ -42,6 +42,7 @@ Flags:
 		SetFlags: func(fs *flag.FlagSet) {
 			fencesFlags = runOptions{}
 			addRunFlags(fs, &fencesFlags)
+			addSuggestFlags(fs)
 		},
 		Run: runFences,
 	})
@@ -49,7 +50,14 @@ Flags:
 
 func runFences(ctx context.Context, env *Env, args []string) int {
 	if len(args) != 1 {
-		env.Errorf("usage: litmus fences [--model M|all] FILE")
+		env.Errorf("usage: litmus fences [--suggest [--json]] [--model M|all] FILE")
+		return exitUsage
+	}
+	if suggestFlags.suggest {
+		return runSuggest(ctx, env, args[0])
+	}
+	if suggestFlags.json {
+		env.Errorf("fences: --json goes with --suggest")
 		return exitUsage
 	}
 	if err := fencesFlags.loadPrims(); err != nil {

@@ -1,0 +1,45 @@
+package advice
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/litmus-dev/litmus/model"
+)
+
+// five are the models of the runtime target: advice under five
+// models within 10x of one check of the test under the same five.
+var five = []model.Model{model.LKMM, model.TSO, model.AArch64, model.RISCV, model.PPC}
+
+// BenchmarkAdvice compares, on the seed tests, Suggest under five models
+// (check) with one check of the test under each of them (suggest): the
+// ratio of the two is the figure docs/performance.md records.
+func BenchmarkAdvice(b *testing.B) {
+	for _, f := range []string{"../../testdata/advice/wfree-mb.litmus", "../../testdata/nospace.litmus", "../../testdata/advice/mp-mbs.litmus"} {
+		lt, _ := parse(b, f)
+		name := strings.TrimSuffix(filepath.Base(f), ".litmus")
+		opt := model.Options{NoWitness: true}
+		b.Run(name+"/check", func(b *testing.B) {
+			for b.Loop() {
+				for _, m := range five {
+					if _, err := model.Check(context.Background(), lt, m, opt); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+		b.Run(name+"/suggest", func(b *testing.B) {
+			checks := 0
+			for b.Loop() {
+				rep, err := Suggest(context.Background(), lt, Options{Models: five, Check: opt})
+				if err != nil {
+					b.Fatal(err)
+				}
+				checks = rep.Checks
+			}
+			b.ReportMetric(float64(checks), "checks/op")
+		})
+	}
+}
