@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model"
 	"strings"
 	"testing"
 
@@ -11,10 +13,10 @@ import (
 
 // The advice of fences --suggest on the cases, text and JSON.
 var suggestCases = []struct{ name, file string }{
-	{"wfree-mb", "advice/wfree-mb.litmus"},
-	{"mp-mbs", "advice/mp-mbs.litmus"},
-	{"sb-mbs", "advice/sb-mbs.litmus"},
-	{"mp-acquire-rmb", "advice/mp-acquire-rmb.litmus"},
+	{"wfree-mb", "../model/advice/testdata/wfree-mb.litmus"},
+	{"mp-mbs", "../model/advice/testdata/mp-mbs.litmus"},
+	{"sb-mbs", "../model/advice/testdata/sb-mbs.litmus"},
+	{"mp-acquire-rmb", "../model/advice/testdata/mp-acquire-rmb.litmus"},
 	{"nospace", "nospace.litmus"},
 }
 
@@ -55,13 +57,13 @@ func suggestions(t *testing.T, file string) map[int][2]string {
 
 // TestSuggestCases: the "done when", read from the JSON records.
 func TestSuggestCases(t *testing.T) {
-	got := suggestions(t, "../../testdata/advice/wfree-mb.litmus")
+	got := suggestions(t, "../../model/advice/testdata/wfree-mb.litmus")
 	require.Equal(t, [2]string{"smp_mb()", "smp_mb__after_atomic()"}, got[32])
 	require.Equal(t, [2]string{"smp_mb()", "smp_mb()"}, got[43])
-	got = suggestions(t, "../../testdata/advice/mp-mbs.litmus")
+	got = suggestions(t, "../../model/advice/testdata/mp-mbs.litmus")
 	require.Equal(t, "smp_wmb()", got[18][1])
 	require.Contains(t, []string{"smp_rmb()", "smp_load_acquire(y)"}, got[28][1])
-	got = suggestions(t, "../../testdata/advice/sb-mbs.litmus")
+	got = suggestions(t, "../../model/advice/testdata/sb-mbs.litmus")
 	require.Equal(t, [2]string{"smp_mb()", "smp_mb()"}, got[19])
 	require.Equal(t, [2]string{"smp_mb()", "smp_mb()"}, got[28])
 	got = suggestions(t, "../../testdata/nospace.litmus")
@@ -75,4 +77,32 @@ func TestSuggestErrors(t *testing.T) {
 	_, errOut, code = run(t, "fences", "--suggest", "testdata/in/mp-lisa.litmus")
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, errOut, "kernel's C primitives")
+}
+
+// TestDiffWeakening: diff on patch 004's barrier removed names the
+// construct, the models and architectures that lose the verdict, and the
+// state that shows it; x86 keeps it, as its RMW is a full barrier.
+func TestDiffWeakening(t *testing.T) {
+	out, errOut, code := run(t, "diff", "../../testdata/wfree.litmus", "../../testdata/wfree-no-barrier.litmus")
+	require.Equal(t, exitCheck, code, errOut)
+	golden(t, "suggest/diff-wfree-no-barrier.txt", out)
+	require.Contains(t, out, "P0: smp_mb__after_atomic() (line 57) -> nothing, weaker")
+	require.Contains(t, out, "the change breaks the verdict under lkmm, aarch64 (arm64), aarch64-llsc (arm64-llsc), riscv (riscv64), ppc (ppc64); it holds under sc, tso (x86-64), pso")
+	require.Contains(t, out, "witness 0:r2=0; 1:r3=2; under lkmm")
+}
+
+func TestHolds(t *testing.T) {
+	lt, err := litmus.Parse("x.litmus", []byte("C x\n{}\nP0(int *x) { int r0; r0 = READ_ONCE(*x); }\nexists (0:r0=1 /\\ ~(x=2) \\/ 0:r0=0:r0)\n"))
+	require.NoError(t, err)
+	st := func(r0, x int64) model.State {
+		return model.State{Values: []model.LocValue{{Loc: "0:r0", Val: model.Value{Int: r0}}, {Loc: "x", Val: model.Value{Int: x}}}}
+	}
+	v, ok := holds(lt.Cond.Prop, st(1, 1))
+	require.True(t, ok)
+	require.True(t, v)
+	v, ok = holds(lt.Cond.Prop, st(0, 2))
+	require.True(t, ok)
+	require.True(t, v, "0:r0=0:r0 holds")
+	_, ok = holds(lt.Cond.Prop, model.State{})
+	require.False(t, ok)
 }

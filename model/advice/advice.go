@@ -334,11 +334,12 @@ func describe(edits []edit) string {
 	}
 	var parts []string
 	for _, e := range edits {
-		to := e.to
-		if to == "" {
-			to = "nothing"
+		from := strings.TrimSuffix(e.from, ";")
+		if e.to == "" {
+			parts = append(parts, fmt.Sprintf("%s (line %d) removed", from, e.line))
+			continue
 		}
-		parts = append(parts, fmt.Sprintf("line %d %s -> %s", e.line, e.from, to))
+		parts = append(parts, fmt.Sprintf("%s (line %d) made %s", from, e.line, strings.TrimSuffix(e.to, ";")))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -390,7 +391,7 @@ func (s *search) advise(k *construct, chosen []edit) (Advice, *candidate, []Mode
 		if _, ok, err := s.runOn(nil, true, first.edits, true); err != nil {
 			return adv, nil, nil, err
 		} else if ok {
-			adv.Alone = fmt.Sprintf("%s alone keeps the verdict, but not together with %s", first.label, describe(chosen))
+			adv.Alone = fmt.Sprintf("%s alone keeps the verdict, but not with %s", first.label, describe(chosen))
 		}
 	}
 	// Alternatives: sufficient primitives that the suggestion does not

@@ -23,9 +23,9 @@ func parse(t testing.TB, path string) (*litmus.Test, []byte) {
 }
 
 // adviceTests are the tests the advice is checked on: the seed tests and
-// testdata/advice.
+// testdata.
 func adviceTests(t testing.TB) []string {
-	files, err := filepath.Glob("../../testdata/advice/*.litmus")
+	files, err := filepath.Glob("testdata/*.litmus")
 	require.NoError(t, err)
 	return append(files, "../../testdata/nospace.litmus", "../../testdata/wfree.litmus", "../../testdata/dstref.litmus", "../../testdata/tsflags.litmus")
 }
@@ -65,7 +65,7 @@ func archCostOf(t *testing.T, a Advice, arch string) ArchCost {
 // smp_mb() become a write barrier and an acquire (or a read barrier);
 // SB keeps both; 000's smp_mb() in tcp_check_space() stays.
 func TestSeedAdvice(t *testing.T) {
-	lt, _ := parse(t, "../../testdata/advice/wfree-mb.litmus")
+	lt, _ := parse(t, "testdata/wfree-mb.litmus")
 	rep := suggest(t, lt)
 	a := find(t, rep, 32)
 	require.Equal(t, "smp_mb()", a.Construct)
@@ -75,13 +75,13 @@ func TestSeedAdvice(t *testing.T) {
 	require.Equal(t, "same", archCostOf(t, a, "arm64").Relation)
 	require.True(t, find(t, rep, 43).Keep, "the sleeper's smp_mb() stays")
 
-	lt, _ = parse(t, "../../testdata/advice/mp-mbs.litmus")
+	lt, _ = parse(t, "testdata/mp-mbs.litmus")
 	rep = suggest(t, lt)
 	require.Equal(t, "smp_wmb()", find(t, rep, 18).Suggest)
 	reader := find(t, rep, 28)
 	require.Contains(t, []string{"smp_rmb()", "smp_load_acquire(y)"}, reader.Suggest)
 
-	lt, _ = parse(t, "../../testdata/advice/sb-mbs.litmus")
+	lt, _ = parse(t, "testdata/sb-mbs.litmus")
 	rep = suggest(t, lt)
 	require.True(t, find(t, rep, 19).Keep)
 	require.True(t, find(t, rep, 28).Keep)
@@ -97,7 +97,7 @@ func TestSeedAdvice(t *testing.T) {
 // smp_rmb() are each redundant while the other stays, and the two
 // weakenings together break the verdict; the advice weakens one only.
 func TestCombination(t *testing.T) {
-	lt, _ := parse(t, "../../testdata/advice/mp-acquire-rmb.litmus")
+	lt, _ := parse(t, "testdata/mp-acquire-rmb.litmus")
 	var acq, rmb *candidate
 	for _, k := range constructs(lt) {
 		switch k.text {
@@ -170,13 +170,13 @@ func TestSuggestedSetHolds(t *testing.T) {
 // TestRejectedBreak: a primitive reported as not enough names the models
 // whose verdict it changes, and re-checked there it does change it.
 func TestRejectedBreak(t *testing.T) {
-	lt, _ := parse(t, "../../testdata/advice/sb-mbs.litmus")
+	lt, _ := parse(t, "testdata/sb-mbs.litmus")
 	rep := suggest(t, lt)
 	for _, a := range rep.Advice {
 		require.NotEmpty(t, a.Rejected)
 		for _, r := range a.Rejected {
 			require.NotEmpty(t, r.Broken, "%s at line %d", r.Label, a.Pos.Line)
-			src, err := os.ReadFile("../../testdata/advice/sb-mbs.litmus")
+			src, err := os.ReadFile("testdata/sb-mbs.litmus")
 			require.NoError(t, err)
 			lines := strings.Split(string(src), "\n")
 			to := r.Suggest

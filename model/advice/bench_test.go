@@ -17,7 +17,7 @@ var five = []model.Model{model.LKMM, model.TSO, model.AArch64, model.RISCV, mode
 // (check) with one check of the test under each of them (suggest): the
 // ratio of the two is the figure docs/performance.md records.
 func BenchmarkAdvice(b *testing.B) {
-	for _, f := range []string{"../../testdata/advice/wfree-mb.litmus", "../../testdata/nospace.litmus", "../../testdata/advice/mp-mbs.litmus"} {
+	for _, f := range []string{"testdata/wfree-mb.litmus", "../../testdata/nospace.litmus", "testdata/mp-mbs.litmus"} {
 		lt, _ := parse(b, f)
 		name := strings.TrimSuffix(filepath.Base(f), ".litmus")
 		opt := model.Options{NoWitness: true}

@@ -69,7 +69,7 @@ func TestCostOrder(t *testing.T) {
 // TestClone: a variant shares no node of the threads with the test it
 // was made from, and editing it leaves the test as it was.
 func TestClone(t *testing.T) {
-	lt, _ := parse(t, "../../testdata/advice/mp-mbs.litmus")
+	lt, _ := parse(t, "testdata/mp-mbs.litmus")
 	before := string(litmus.Format(lt))
 	c := cloneTest(lt)
 	require.Equal(t, before, string(litmus.Format(c)))
