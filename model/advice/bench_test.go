@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/litmus-dev/litmus/model"
 )
@@ -40,6 +41,34 @@ func BenchmarkAdvice(b *testing.B) {
 				checks = rep.Checks
 			}
 			b.ReportMetric(float64(checks), "checks/op")
+		})
+	}
+}
+
+// BenchmarkAdviceRatio times one Suggest and one check under the same
+// five models in turn in each iteration and reports the ratio of their
+// sums (x-check): on a loaded machine the two drift together, so the
+// ratio is steadier than the two timings taken apart.
+func BenchmarkAdviceRatio(b *testing.B) {
+	for _, f := range []string{"testdata/wfree-mb.litmus", "../../testdata/nospace.litmus"} {
+		lt, _ := parse(b, f)
+		opt := model.Options{NoWitness: true}
+		b.Run(strings.TrimSuffix(filepath.Base(f), ".litmus"), func(b *testing.B) {
+			var check, suggest time.Duration
+			for b.Loop() {
+				start := time.Now()
+				for _, m := range five {
+					if _, err := model.Check(context.Background(), lt, m, opt); err != nil {
+						b.Fatal(err)
+					}
+				}
+				mid := time.Now()
+				if _, err := Suggest(context.Background(), lt, Options{Models: five, Check: opt}); err != nil {
+					b.Fatal(err)
+				}
+				check, suggest = check+mid.Sub(start), suggest+time.Since(mid)
+			}
+			b.ReportMetric(float64(suggest)/float64(check), "x-check")
 		})
 	}
 }
