@@ -106,3 +106,12 @@ func TestHolds(t *testing.T) {
 	_, ok = holds(lt.Cond.Prop, model.State{})
 	require.False(t, ok)
 }
+
+// TestSuggestUnknown: advice against a verdict that is not known is
+// refused in words, with exit status 1, never given.
+func TestSuggestUnknown(t *testing.T) {
+	out, errOut, code := run(t, "fences", "--suggest", "--model", "tso", "--max-states", "3", "../../testdata/nospace.litmus")
+	require.Equal(t, exitCheck, code, errOut)
+	require.Contains(t, out, "no advice: the test as written is Unknown under tso")
+	require.NotContains(t, out, "line ")
+}

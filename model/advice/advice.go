@@ -253,7 +253,17 @@ func (s *search) runOn(context []edit, kept bool, extra []edit, early bool) ([]M
 		r, err := model.Check(s.ctx, v, m, s.opt.Check)
 		s.checks++
 		if err != nil {
-			return nil, false, fmt.Errorf("%s with %s: %w", s.t.Name, describe(edits), err)
+			if s.base == nil {
+				return nil, false, err // the test as written: the caller's error
+			}
+			// A weakened copy the model cannot check is not suggested;
+			// the report says so, as for an Unknown.
+			if s.unknown == "" {
+				s.unknown = fmt.Sprintf("%s under %s: %v", describe(edits), m, err)
+			}
+			out = append(out, ModelVerdict{Model: m, Verdict: model.Unknown, Reason: err.Error()})
+			keptAll, complete = false, i == len(s.opt.Models)-1
+			break
 		}
 		out = append(out, ModelVerdict{Model: m, Verdict: r.Verdict, Ok: r.Ok, Reason: r.Reason})
 		if s.base == nil {
