@@ -38,21 +38,7 @@ func variant(t *litmus.Test, edits []edit) *litmus.Test {
 
 // callName is the name of the call edit e replaces, to match it (a
 // statement and the call it starts with share a position).
-func callName(e edit) string {
-	if i := indexByte(e.from, '('); i >= 0 {
-		return e.from[:i]
-	}
-	return e.from
-}
-
-func indexByte(s string, b byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == b {
-			return i
-		}
-	}
-	return -1
-}
+func callName(e edit) string { return nameOf(e.from) }
 
 // copyOf deep-copies a replacement, so that the variant shares no node
 // with the edit (or with the test the edit's nodes came from).

@@ -1,6 +1,8 @@
 package advice
 
 import (
+	"strings"
+
 	"github.com/litmus-dev/litmus/litmus"
 )
 
@@ -103,7 +105,7 @@ func diffThread(thread int, old, new *litmus.Test, a, b []*construct) []Change {
 
 // nameOf is the primitive a construct's text calls.
 func nameOf(text string) string {
-	if i := indexByte(text, '('); i >= 0 {
+	if i := strings.IndexByte(text, '('); i >= 0 {
 		return text[:i]
 	}
 	return text
