@@ -96,4 +96,3 @@ type Report struct {
 	Unknown string
 	Checks  int // the checks run
 }
-
