@@ -154,6 +154,15 @@ func writeAdvice(w io.Writer, rep *advice.Report) {
 	if len(rep.Advice) == 0 {
 		fmt.Fprintln(w, "  no ordering constructs")
 	}
+	var reachable []model.Model
+	for _, v := range rep.Baseline {
+		if v.Verdict != model.Never {
+			reachable = append(reachable, v.Model)
+		}
+	}
+	if len(reachable) > 0 {
+		fmt.Fprintf(w, "  as written the condition's outcome is reachable under %s; the advice keeps every verdict as it is, so it does not fix a test whose outcome is the bug\n", modelNames(reachable))
+	}
 	for _, a := range rep.Advice {
 		fmt.Fprintln(w)
 		head := fmt.Sprintf("line %d, P%d: %s", a.Pos.Line, a.Thread, a.Construct)

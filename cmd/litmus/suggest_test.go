@@ -18,6 +18,7 @@ var suggestCases = []struct{ name, file string }{
 	{"sb-mbs", "../model/advice/testdata/sb-mbs.litmus"},
 	{"mp-acquire-rmb", "../model/advice/testdata/mp-acquire-rmb.litmus"},
 	{"nospace", "nospace.litmus"},
+	{"lb-ctrl", "../model/advice/testdata/lb-ctrl.litmus"},
 }
 
 func TestSuggestGolden(t *testing.T) {
@@ -68,6 +69,11 @@ func TestSuggestCases(t *testing.T) {
 	require.Equal(t, [2]string{"smp_mb()", "smp_mb()"}, got[28])
 	got = suggestions(t, "../../testdata/nospace.litmus")
 	require.Equal(t, [2]string{"smp_mb()", "smp_mb()"}, got[64], "tcp_check_space()'s smp_mb() stays")
+	// A control dependency already orders the load before the store.
+	got = suggestions(t, "../../model/advice/testdata/lb-ctrl.litmus")
+	require.Equal(t, [2]string{"smp_mb()", ""}, got[31])
+	out, _, _ := run(t, "fences", "--suggest", "../../model/advice/testdata/lb-ctrl.litmus")
+	require.Contains(t, out, "it relies on the control dependency on r1 = READ_ONCE(*y) (line 29)")
 }
 
 func TestSuggestErrors(t *testing.T) {

@@ -72,7 +72,10 @@ func (f *finder) fenceCands(k *construct, c *litmus.CallExpr, es *litmus.ExprStm
 	k.cost = costOfAll(around(own))
 	remove := edit{stmt: es.Pos(), end: es.End(), line: line, from: k.text + ";", to: ""}
 
-	nothing := &candidate{label: "nothing", edits: []edit{remove}, note: f.dependency(path)}
+	nothing := &candidate{label: "nothing", edits: []edit{remove}}
+	if dep := f.dependency(path); dep != "" {
+		nothing.note = "it relies on " + dep
+	}
 	k.add(nothing, around())
 
 	rename := func(name, note string) {
