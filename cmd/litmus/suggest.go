@@ -32,7 +32,7 @@ func runSuggest(ctx context.Context, env *Env, file string) int {
 	}
 	t, err := env.parseArg(file, fencesFlags.prims)
 	if err != nil {
-		printInputError(env, file, err, nil)
+		printInputError(env, file, err)
 		return exitUsage
 	}
 	var models []model.Model
@@ -44,7 +44,7 @@ func runSuggest(ctx context.Context, env *Env, file string) int {
 	}
 	rep, err := advice.Suggest(ctx, t, advice.Options{Models: models, Check: fencesFlags.modelOptions()})
 	if err != nil {
-		printInputError(env, file, err, nil)
+		printInputError(env, file, err)
 		return exitUsage
 	}
 	if suggestFlags.json {
