@@ -42,7 +42,17 @@ func runSuggest(ctx context.Context, env *Env, file string) int {
 			return exitUsage
 		}
 	}
-	rep, err := advice.Suggest(ctx, t, advice.Options{Models: models, Check: fencesFlags.modelOptions()})
+	checked := models
+	if checked == nil {
+		checked = advice.DefaultModels()
+	}
+	prog, err := fencesFlags.resolve(t, checked)
+	if err != nil {
+		printInputError(env, file, err)
+		return exitUsage
+	}
+	rep, err := advice.Suggest(ctx, prog, advice.Options{Models: checked, Check: fencesFlags.modelOptions(),
+		Resolve: model.ResolveOptions{FreshZero: fencesFlags.freshZero, Models: fileModels(checked)}})
 	if err != nil {
 		printInputError(env, file, err)
 		return exitUsage

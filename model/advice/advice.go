@@ -36,6 +36,9 @@ import (
 type Options struct {
 	Models []model.Model
 	Check  model.Options
+	// Resolve are the options the program was resolved with; each
+	// weakened copy is resolved with them too.
+	Resolve model.ResolveOptions
 
 	noShortcut bool // check every model, even where the code is the same (tests)
 }
@@ -46,9 +49,10 @@ func DefaultModels() []model.Model {
 	return []model.Model{model.LKMM, model.TSO, model.AArch64, model.AArch64LLSC, model.RISCV, model.PPC}
 }
 
-// Suggest gives advice on C test t. It is an error for a test in another
-// dialect: the advice is in the kernel's primitives.
-func Suggest(ctx context.Context, t *litmus.Test, opt Options) (*Report, error) {
+// Suggest gives advice on the C test of program p. It is an error for a
+// test in another dialect: the advice is in the kernel's primitives.
+func Suggest(ctx context.Context, p *model.Program, opt Options) (*Report, error) {
+	t := p.Test()
 	if t.Arch != litmus.ArchC {
 		return nil, fmt.Errorf("%s: fences --suggest advises on the kernel's C primitives; this is a %s test", t.Name, t.Arch)
 	}
@@ -56,7 +60,7 @@ func Suggest(ctx context.Context, t *litmus.Test, opt Options) (*Report, error) 
 		opt.Models = DefaultModels()
 	}
 	opt.Check.NoWitness = true
-	s := &search{ctx: ctx, t: t, opt: opt}
+	s := &search{ctx: ctx, t: t, prog: p, opt: opt}
 	rep := &Report{Name: t.Name, Models: opt.Models}
 	base, _, err := s.run(nil, false)
 	if err != nil {
@@ -122,6 +126,7 @@ type altKey struct{ construct, alt int }
 type search struct {
 	ctx     context.Context
 	t       *litmus.Test
+	prog    *model.Program // t, resolved
 	opt     Options
 	base    []ModelVerdict
 	checks  int
@@ -151,7 +156,7 @@ func (s *search) runOn(context []edit, kept bool, extra []edit, early bool) ([]M
 	if r, ok := s.memo[key]; ok && (r.complete || early) {
 		return r.verdicts, r.kept, nil
 	}
-	var v *litmus.Test
+	var v *model.Program
 	var out []ModelVerdict
 	keptAll, complete := true, true
 	for i, m := range s.opt.Models {
@@ -160,9 +165,17 @@ func (s *search) runOn(context []edit, kept bool, extra []edit, early bool) ([]M
 			continue
 		}
 		if v == nil {
-			v = variant(s.t, edits)
+			v = s.prog
+			if len(edits) > 0 {
+				// A weakened copy renames primitives only; its names
+				// resolve as the test's do.
+				var err error
+				if v, err = model.Resolve(variant(s.t, edits), s.opt.Resolve); err != nil {
+					return nil, false, fmt.Errorf("%s with %s: internal error: %w", s.t.Name, describe(edits), err)
+				}
+			}
 		}
-		r, err := model.Check(s.ctx, v, m, s.opt.Check)
+		r, err := v.Check(s.ctx, m, s.opt.Check)
 		s.checks++
 		if err != nil {
 			if s.base == nil {

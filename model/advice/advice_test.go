@@ -30,9 +30,16 @@ func adviceTests(t testing.TB) []string {
 	return append(files, "../../testdata/nospace.litmus", "../../testdata/wfree.litmus", "../../testdata/dstref.litmus", "../../testdata/tsflags.litmus")
 }
 
+// resolved is lt resolved, as a command resolves a test before checking.
+func resolved(t require.TestingT, lt *litmus.Test) *model.Program {
+	p, err := model.Resolve(lt, model.ResolveOptions{})
+	require.NoError(t, err)
+	return p
+}
+
 func suggest(t testing.TB, lt *litmus.Test) *Report {
 	t.Helper()
-	rep, err := Suggest(context.Background(), lt, Options{})
+	rep, err := Suggest(context.Background(), resolved(t, lt), Options{})
 	require.NoError(t, err)
 	require.Empty(t, rep.Unknown)
 	return rep
@@ -196,7 +203,7 @@ func TestRejectedBreak(t *testing.T) {
 func TestNotC(t *testing.T) {
 	lt, err := litmus.Parse("x.litmus", []byte("X86 x\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n"))
 	require.NoError(t, err)
-	_, err = Suggest(context.Background(), lt, Options{})
+	_, err = Suggest(context.Background(), resolved(t, lt), Options{})
 	require.ErrorContains(t, err, "kernel's C primitives")
 }
 
@@ -207,9 +214,9 @@ func TestShortcut(t *testing.T) {
 	for _, f := range adviceTests(t) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			lt, _ := parse(t, f)
-			fast, err := Suggest(context.Background(), lt, Options{})
+			fast, err := Suggest(context.Background(), resolved(t, lt), Options{})
 			require.NoError(t, err)
-			plain, err := Suggest(context.Background(), lt, Options{noShortcut: true})
+			plain, err := Suggest(context.Background(), resolved(t, lt), Options{noShortcut: true})
 			require.NoError(t, err)
 			require.LessOrEqual(t, fast.Checks, plain.Checks)
 			fast.Checks, plain.Checks = 0, 0

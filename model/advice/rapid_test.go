@@ -69,7 +69,7 @@ func TestSuggestProperties(t *testing.T) {
 		lt, err := litmus.Parse("gen.litmus", []byte(src))
 		require.NoError(rt, err, src)
 		before := string(litmus.Format(lt))
-		rep, err := Suggest(context.Background(), lt, Options{Models: models})
+		rep, err := Suggest(context.Background(), resolved(rt, lt), Options{Models: models})
 		require.NoError(rt, err, src)
 		require.Equal(rt, before, string(litmus.Format(lt)), "the caller's test was edited")
 		if rep.Unknown != "" {
