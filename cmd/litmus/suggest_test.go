@@ -19,6 +19,7 @@ var suggestCases = []struct{ name, file string }{
 	{"mp-acquire-rmb", "../model/advice/testdata/mp-acquire-rmb.litmus"},
 	{"nospace", "nospace.litmus"},
 	{"lb-ctrl", "../model/advice/testdata/lb-ctrl.litmus"},
+	{"mp-xchg", "../model/advice/testdata/mp-xchg.litmus"},
 }
 
 func TestSuggestGolden(t *testing.T) {
@@ -74,6 +75,9 @@ func TestSuggestCases(t *testing.T) {
 	require.Equal(t, [2]string{"smp_mb()", ""}, got[31])
 	out, _, _ := run(t, "fences", "--suggest", "../../model/advice/testdata/lb-ctrl.litmus")
 	require.Contains(t, out, "it relies on the control dependency on r1 = READ_ONCE(*y) (line 29)")
+	// A fully ordered RMW whose release half is what orders.
+	got = suggestions(t, "../../model/advice/testdata/mp-xchg.litmus")
+	require.Equal(t, [2]string{"xchg(y, 1)", "xchg_release(y, 1)"}, got[20])
 }
 
 func TestSuggestErrors(t *testing.T) {
