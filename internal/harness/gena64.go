@@ -78,8 +78,8 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cThread, inits map[in
 			t.check = true
 		}
 	}
-	for _, v := range inits {
-		if v.sym != "" {
+	for s := range ct.names { // in slot order, not the map's
+		if v := inits[s]; v.sym != "" {
 			if w, _, ok := p.elemOf(v.sym); ok && !seen[w] {
 				seen[w] = true
 				vars = append(vars, w)
@@ -201,8 +201,10 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cThread, inits map[in
 	a.ldst(true, 8, 14, a64Ctx, ctxI)
 	a.ldst(true, 8, 15, a64Ctx, ctxBases)
 	a.ldrIdx(8, t.base, 15, 14)
-	for v, r := range t.locReg {
-		t.addrInto(r, v, 0)
+	for _, v := range vars { // in order: the same code every time
+		if r, ok := t.locReg[v]; ok {
+			t.addrInto(r, v, 0)
+		}
 	}
 	if ct.loops {
 		a.ldst(true, 8, t.budget, a64Ctx, ctxBudget)
