@@ -77,7 +77,9 @@ Flags:
 	--seed N         seed of the delays and random affinities (default 1)
 	--timeout D      stop each test's run after D, reporting what ran
 	--model M        models to hold the run to: a list, or all (default: tso for
-	                 X86 tests, tso,lkmm for C tests)
+	                 X86 tests; for C tests the model of the code that runs, then
+	                 lkmm: tso,lkmm on x86-64, aarch64,lkmm on arm64 with LSE
+	                 atomics, aarch64-llsc,lkmm with LL/SC)
 	--max-states N, --model-timeout D   bounds of the model's search
 	--json           print one JSON object per test (see below)
 
@@ -225,10 +227,7 @@ func runHWFile(ctx context.Context, env *Env, file string, models []model.Model,
 	}
 	explicit := models != nil
 	if !explicit {
-		models = []model.Model{model.TSO}
-		if t.Arch == litmus.ArchC {
-			models = append(models, model.LKMM)
-		}
+		models = defaultRunModels(t, arch)
 	}
 	code := exitOK
 	var checks []*modelCheck
@@ -269,6 +268,26 @@ func runHWFile(ctx context.Context, env *Env, file string, models []model.Model,
 	}
 	writeRunText(env.Stdout, file, t, arch, machine, res, checks)
 	return code
+}
+
+// defaultRunModels are the models a run of t on code generator arch is
+// held to without --model: x86-TSO for X86 tests; for C tests the
+// architecture model of the code that runs (the kernel's x86 mapping under
+// x86-TSO, or aarch64.cat over the kernel's arm64 mapping, LSE or LL/SC as
+// the run compiles it), then the LKMM. x86-TSO would be wrong on arm64: a
+// C test without barriers is free to reorder there, and a failing LL/SC
+// cmpxchg orders nothing where x86's LOCK CMPXCHG is a full barrier.
+func defaultRunModels(t *litmus.Test, arch string) []model.Model {
+	if t.Arch != litmus.ArchC {
+		return []model.Model{model.TSO}
+	}
+	switch arch {
+	case "arm64":
+		return []model.Model{model.AArch64, model.LKMM}
+	case "arm64-llsc":
+		return []model.Model{model.AArch64LLSC, model.LKMM}
+	}
+	return []model.Model{model.TSO, model.LKMM}
 }
 
 func countOf(res *harness.Result, state string) int64 {
