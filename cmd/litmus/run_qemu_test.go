@@ -47,9 +47,20 @@ func TestRunArm64UnderQemu(t *testing.T) {
 	if _, err := os.Stat(corpus); err == nil {
 		inputs = append(inputs, corpus)
 	}
-	for _, c := range []struct{ cpu, arch, model string }{{"max", "arm64", "aarch64"}, {"cortex-a57", "arm64-llsc", "aarch64-llsc"}} {
-		t.Run(c.arch, func(t *testing.T) {
-			args := append([]string{"-cpu", c.cpu, bin, "run", "--json", "--iterations", "2000", "--size", "500"}, inputs...)
+	// The third case takes the other code paths of the generated loop:
+	// the timebase start (CNTVCT_EL0, CNTFRQ_EL0), the random delay, one
+	// instance's locations side by side, threads moving between CPUs.
+	for _, c := range []struct {
+		name, cpu, arch, model string
+		opts                   []string
+	}{
+		{"lse", "max", "arm64", "aarch64", nil},
+		{"llsc", "cortex-a57", "arm64-llsc", "aarch64-llsc", nil},
+		{"llsc-timebase", "cortex-a57", "arm64-llsc", "aarch64-llsc", []string{"--sync", "timebase", "--delay", "20", "--layout", "together", "--affinity", "rotate"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"-cpu", c.cpu, bin, "run", "--json", "--iterations", "2000", "--size", "500"}, c.opts...)
+			args = append(args, inputs...)
 			cmd := exec.Command(qemu, args...)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -79,6 +90,10 @@ func TestRunArm64UnderQemu(t *testing.T) {
 					continue
 				}
 				ran++
+				if c.opts != nil {
+					require.Contains(t, j.Options, "--layout together --affinity rotate", "%s", j.File)
+					require.Contains(t, j.Options, "--sync timebase --period ", "%s", j.File)
+				}
 				require.Equal(t, j.Iterations, j.Instances+j.Abandoned+j.Dropped+j.Lost+j.Filtered, "%s", j.File)
 				require.Len(t, j.Models, 2, "%s", j.File)
 				require.Equal(t, c.model, j.Models[0].Model, "%s: held to the model of the code that ran", j.File)
@@ -86,7 +101,7 @@ func TestRunArm64UnderQemu(t *testing.T) {
 					require.Empty(t, m.ForbiddenSeen, "%s: %s forbids states the run saw", j.File, m.Model)
 				}
 			}
-			t.Logf("%s: %d tests run under qemu-aarch64 -cpu %s", c.arch, ran, c.cpu)
+			t.Logf("%s: %d tests run under qemu-aarch64 -cpu %s %v", c.name, ran, c.cpu, c.opts)
 			require.Greater(t, ran, 10)
 		})
 	}
