@@ -66,6 +66,7 @@ Flags:
 	--png FILE      also render the picture as PNG (needs Graphviz's dot)
 	--cat FILE, -I DIR, --model-dir DIR   models as data, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
+	--fresh-zero      herd7's reading of names only the final section uses, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags
@@ -94,12 +95,17 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	}
 	t, err := env.parseArg(args[0], f.prims)
 	if err != nil {
-		printInputError(env, args[0], err, nil)
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	ms, err := modelsFor(f.runOptions, t)
 	if err != nil {
 		env.Errorf("%v", err)
+		return exitUsage
+	}
+	prog, err := f.resolve(t, ms)
+	if err != nil {
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	opt := f.modelOptions()
@@ -121,9 +127,9 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	var results []*model.Result
 	var graphs []*report.Graph
 	for _, m := range ms {
-		r, err := model.Check(ctx, t, m, opt)
+		r, err := prog.Check(ctx, m, opt)
 		if err != nil {
-			printInputError(env, args[0], err, nil)
+			printInputError(env, args[0], err)
 			return exitUsage
 		}
 		g := explainGraph(r)
