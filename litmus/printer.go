@@ -445,11 +445,11 @@ func (pr *printer) final() {
 		for _, l := range t.Locations {
 			switch {
 			case l.Type == "*":
-				ls = append(ls, locString(l)+"*")
+				ls = append(ls, LocString(l)+"*")
 			case l.Type != "":
-				ls = append(ls, locString(l)+" "+l.Type)
+				ls = append(ls, LocString(l)+" "+l.Type)
 			default:
-				ls = append(ls, locString(l))
+				ls = append(ls, LocString(l))
 			}
 		}
 		pr.printf("locations [%s]\n", strings.Join(ls, "; "))
@@ -474,8 +474,8 @@ func (pr *printer) final() {
 	}
 }
 
-// locString formats a location of the final section.
-func locString(l *LocRef) string {
+// LocString formats a location of the final section.
+func LocString(l *LocRef) string {
 	var s string
 	switch {
 	case l.Bracket:
@@ -495,7 +495,7 @@ func locString(l *LocRef) string {
 func valueString(v *Value) string {
 	switch {
 	case v.Loc != nil:
-		return locString(v.Loc)
+		return LocString(v.Loc)
 	case v.IsInt && v.Text != "":
 		return v.Text
 	case v.IsInt:
@@ -516,7 +516,7 @@ func PropString(p Prop) string {
 func writeProp(b *strings.Builder, p Prop) {
 	switch p := p.(type) {
 	case *AtomProp:
-		b.WriteString(locString(p.Loc))
+		b.WriteString(LocString(p.Loc))
 		b.WriteString(p.Op)
 		b.WriteString(valueString(p.Val))
 	case *NotProp:
