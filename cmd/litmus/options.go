@@ -180,8 +180,16 @@ func catModels(o runOptions) ([]model.Model, error) {
 		}
 		ms = append(ms, m)
 	}
+	base := map[string]int{}
 	for _, f := range o.cats {
-		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes})
+		base[filepath.Base(f)]++
+	}
+	for _, f := range o.cats {
+		name := "" // the file's base name, or the path as given when two share it
+		if base[filepath.Base(f)] > 1 {
+			name = f
+		}
+		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes, Name: name})
 		if err != nil {
 			return nil, err
 		}
@@ -398,6 +406,12 @@ func isLKMM(m model.Model) bool {
 // Result-<MODEL> line, or for LKMM the kernel's plain Result line.
 func expectationFor(exp map[string]string, m model.Model) string {
 	v := exp[strings.ToUpper(m.String())]
+	if v == "" && m.FromFiles() {
+		// A model from files is named by its file (armlite.cat); its
+		// Result line names it without the extension (Result-ARMLITE).
+		n := filepath.Base(m.String())
+		v = exp[strings.ToUpper(strings.TrimSuffix(n, filepath.Ext(n)))]
+	}
 	if v == "" {
 		// A model's other name: Result-ARM64 for aarch64.
 		for _, k := range slices.Sorted(maps.Keys(exp)) {

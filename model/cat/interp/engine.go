@@ -516,6 +516,29 @@ func (m *Model) bindBase(ev *evaluator, g *globals) {
 		set(name, x.Tag[i])
 	}
 	set("M", x.M)
+	// herd's explicit accesses (Exp) and the others (NExp: page-table
+	// walks and other implicit accesses, which no semantics here makes).
+	// Every memory event is explicit unless the architecture tags Exp
+	// itself (AArch64). herd's current stdlib.cat defines amo and rmw
+	// from them.
+	if x.P.TagIndex("Exp") < 0 {
+		set("Exp", x.M)
+		set("NExp", x.Al.Set(x.N))
+	} else {
+		set("NExp", x.M.Minus(x.Tag[x.P.TagIndex("Exp")]))
+	}
+	if x.P.TagIndex("X") < 0 {
+		// herd's X, the accesses of atomic instructions, for a program
+		// whose semantics does not tag them (C without a bell): the
+		// events of its read-modify-write instructions, from which
+		// herd's current stdlib.cat defines amo and rmw.
+		set("X", x.Amo.Domain().Union(x.Amo.Range()))
+	}
+	for _, name := range herdAbsentSets {
+		if x.P.TagIndex(name) < 0 {
+			set(name, x.Al.Set(x.N))
+		}
+	}
 	set("R", x.R)
 	set("W", x.W)
 	set("F", x.F)
@@ -535,6 +558,16 @@ func (m *Model) bindBase(ev *evaluator, g *globals) {
 	rel("same-instr", x.SameInstr)
 	rel("same-instance", x.SameInstr)
 	rel("iico_order", x.IicoOrder)
+	// herd's same-low-order-bits relates the accesses with the same
+	// address offset; every use in herd's files composes it with the
+	// page-table and fault events litmus never makes, and on the
+	// accesses litmus makes it is loc.
+	rel("same-low-order-bits", x.Loc)
+	if m.catdep {
+		// See registerLevel.
+		rel("iico_data", x.Al.Rel(x.N))
+		rel("iico_ctrl", x.Al.Rel(x.N))
+	}
 	rel("pick-addr-dep", x.PickAddr)
 	rel("pick-data-dep", x.PickData)
 	rel("pick-ctrl-dep", x.PickCtrl)
@@ -544,3 +577,12 @@ func (m *Model) bindBase(ev *evaluator, g *globals) {
 	rel("sm", x.SCA)
 	rel("si", x.SCA)
 }
+
+// herdAbsentSets are event sets herd7 binds natively for events that
+// litmus's semantics never makes: memory tagging (T), faults, TLB
+// invalidations, cache maintenance and exception entry and return. They are empty here, herd's own
+// value for them on a test without those instructions, so that herd's
+// stock AArch64 files, which mention them, read as herd reads them. (The
+// others of herd's files, such as PTE and the exception sets, are bound
+// by the files themselves with "try ... with emptyset".)
+var herdAbsentSets = []string{"T", "FAULT", "EXC-ENTRY", "EXC-RET", "TLBI", "TLBInXS", "TLBIIS", "DC.CVAU", "IC.IALLUIS", "IC.IALLU", "IC.IVAU"}
