@@ -63,6 +63,14 @@ func (c *catModel) applies(a litmus.Arch) bool {
 	return arch.Supported(a)
 }
 
+// oneEventAMO reports whether the model sees a RISC-V AMO as one event,
+// as herd7 gives it to a model it reads (unless -variant SplittedRMW):
+// every model from files does; the built-in riscv.cat is written for the
+// AMO's two events.
+func (c *catModel) oneEventAMO(cm *interp.Model) bool {
+	return c.files && !cm.Variant("SplittedRMW")
+}
+
 // CatOptions say how to read a cat model from files.
 type CatOptions struct {
 	// IncludeDirs are searched for included files after the model's own
@@ -171,7 +179,7 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if t.Arch == litmus.ArchC {
 		p, err = lkmm.ProgramLimited(t, 0, b)
 	} else {
-		p, err = arch.Program(t, arch.Options{Budget: b})
+		p, err = arch.Program(t, arch.Options{Budget: b, OneEventAMO: m.cat.oneEventAMO(cm)})
 	}
 	if err != nil {
 		return nil, err
@@ -190,7 +198,7 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	}
 	if arch.IsMixed(err) {
 		// A mixed-size test: herd's -variant mixed meaning.
-		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b}); err != nil {
+		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b, OneEventAMO: m.cat.oneEventAMO(cm)}); err != nil {
 			return nil, err
 		}
 		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})

@@ -89,9 +89,6 @@ func TestHerdCatFiles(t *testing.T) {
 	}
 	for _, r := range herdCatRuns {
 		t.Run(r.name, func(t *testing.T) {
-			if testing.Short() && r.name == "aarch64" {
-				t.Skip("herd's stock AArch64 model on 230 tests takes minutes (-short)")
-			}
 			args := r.cat(t)
 			var files []string
 			for _, d := range r.dirs {

@@ -43,7 +43,10 @@ func (x *Execution) appendRFSources(c []int, r int, uniproc bool) []int {
 // po-later SC's write here, as in herd: only the model's coherence
 // rejects that.
 func (x *Execution) iicoAfter(r, w int) bool {
-	return x.Amo.Has(r, w) || x.IicoOrder.Has(r, w)
+	if x.Thread[r] < 0 || x.Thread[w] != x.Thread[r] {
+		return false
+	}
+	return x.Amo.N() > 0 && x.Amo.Has(r, w) || x.IicoOrder.N() > 0 && x.IicoOrder.Has(r, w)
 }
 
 // RFEnum enumerates the rf of an execution location by location: every

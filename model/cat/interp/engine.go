@@ -177,6 +177,10 @@ type search struct {
 	// The runner of the current structure of execution.
 	r   *runner
 	gen int
+	// view, when viewOK, is the current structure with each AMO one
+	// event (Program.OneEventAMO).
+	view   *axiom.OneEventView
+	viewOK bool
 	// prepared reports whether the prepass has run for the structure
 	// (at its first candidate: a structure may have none); baseMark and
 	// structMark are the points before and after it.
@@ -267,10 +271,22 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 // values their paths read share it.
 func (s *search) execution(x *axiom.Execution) bool {
 	m := s.m
+	if x.Gen != s.gen && x.P.OneEventAMO {
+		s.view, s.viewOK = x.OneEvent()
+	} else if s.viewOK {
+		s.view.Rebind(x)
+	}
+	// ex is the execution the model sees: x, or with each AMO one event
+	// (axiom.OneEventView), in which case the search's coherence pruning,
+	// which reasons about x's events, is off.
+	ex := x
+	if s.viewOK {
+		ex = s.view.X
+	}
 	if x.Gen != s.gen {
 		s.gen = x.Gen
 		ev := s.r.ev
-		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, g: s.r.g, ids: ev.ids, byLoc: ev.byLoc, locs: ev.locs}
+		*ev = evaluator{m: m, x: ex, al: x.Al, all: ex.All(), tags: m.tags, bx: ev.bx, g: s.r.g, ids: ev.ids, byLoc: ev.byLoc, locs: ev.locs}
 		ev.reset(evalMark{al: ev.al.Mark()})
 		clear(s.r.g.slots)
 		clear(s.r.g.base)
@@ -295,8 +311,8 @@ func (s *search) execution(x *axiom.Execution) bool {
 		s.r.ev.reset(s.baseMark)
 	}
 	r, ev, g := s.r, s.r.ev, s.r.g
-	uniproc := m.uniproc && !s.opt.plain
-	s.r.noPrune = s.opt.plain
+	uniproc := m.uniproc && !s.opt.plain && !s.viewOK
+	s.r.noPrune = s.opt.plain || s.viewOK
 	rfe := &s.rfe
 	if !rfe.Reset(x, uniproc, nil) {
 		return true
@@ -324,7 +340,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 	arenaMark := ev.mark()
 	prepare := func() {
 		s.r.prepass()
-		if !s.opt.plain {
+		if !s.opt.plain && !s.viewOK {
 			ev.skip = m.skips(s.r)
 		}
 		s.structMark = ev.mark()
@@ -388,8 +404,13 @@ func (s *search) execution(x *axiom.Execution) bool {
 				return true
 			}
 			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
-			g.bindBase("rf", ev.valueThunk(ev.relv(rf.Clone())))
-			g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
+			if s.viewOK {
+				g.bindBase("rf", ev.valueThunk(ev.relv(s.view.Rel(rf))))
+				g.bindBase("FW", ev.valueThunk(ev.setv(s.view.Set(fwSet))))
+			} else {
+				g.bindBase("rf", ev.valueThunk(ev.relv(rf.Clone())))
+				g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
+			}
 			r.stop = false
 			r.pending = r.pending[:0]
 			r.wantWhy = sat && s.res.Why == ""

@@ -476,6 +476,9 @@ func LoadConfig(path string, opt Options) (*Model, error) {
 // of C primitives their event sets.
 func (m *Model) HasBell() bool { return m.bell }
 
+// Variant reports whether herd's -variant name holds for the model.
+func (m *Model) Variant(name string) bool { return m.variants[strings.ToLower(name)] }
+
 // sortedKeys returns the keys of m, sorted.
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
