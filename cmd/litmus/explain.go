@@ -47,7 +47,9 @@ Flags:
 	                "-" the picture alone goes to stdout (pipe it to dot) and the
 	                explanation to stderr; an error when there is no execution
 	                to draw (under lkmm, or when nothing reaches the outcome)
+	--cat FILE, -I DIR, --model-dir DIR   models read from files, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
+	--jobs N        as for check (one file: no effect)
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags

@@ -37,7 +37,9 @@ relaxed or plain form) and re-checks the test, then prints, per model:
 Flags:
 	--model M       models as for check, a comma-separated list, or all (default:
 	                the test's own, as for check)
+	--cat FILE, -I DIR, --model-dir DIR   models read from files, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
+	--jobs N        as for check (one file: no effect)
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			fencesFlags = runOptions{}

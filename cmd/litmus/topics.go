@@ -108,10 +108,18 @@ model, in input order. The schema is stable: fields are only ever added.
 
   file                  the file as given or found
   test                  the test's name ("" if it did not parse)
-  model                 "sc", "tso", "pso" or "lkmm"
-  observation           "Never", "Sometimes", "Always", "Unknown", or
-                        "Error" when the file could not be checked
-  reason                why the verdict is Unknown (omitted otherwise)
+  model                 the model: "sc", "tso", "pso", "lkmm", "aarch64",
+                        "aarch64-llsc", "riscv", "ppc", or a model read
+                        from files, named by its file ("riscv.cat",
+                        "linux-kernel.cfg"; --model-dir: "linux-kernel.cat")
+  observation           "Never", "Sometimes", "Always", "Unknown", "n/a"
+                        when, under several models, an architecture model
+                        does not apply to the C test (the reason says why:
+                        synchronize_rcu; the exit status does not count
+                        it, as the text's n/a), or "Error" when the file
+                        could not be checked
+  reason                why the verdict is Unknown or n/a (omitted
+                        otherwise)
   incomplete            why the search stopped early although the verdict
                         (Sometimes) is exact: final states where the
                         condition holds and where it fails were both found;

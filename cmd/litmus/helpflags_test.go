@@ -1,0 +1,36 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestHelpNamesEveryFlag: the help text of each command names every flag
+// the command accepts (check, fences, diff and explain omitted --cat, -I
+// and --model-dir, #27).
+func TestHelpNamesEveryFlag(t *testing.T) {
+	for _, c := range commands {
+		if c.SetFlags == nil {
+			continue
+		}
+		fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		c.SetFlags(fs)
+		out, _, _ := run(t, "help", c.Name)
+		fs.VisitAll(func(f *flag.Flag) {
+			if strings.HasPrefix(f.Usage, "herd7's ") {
+				return // herd7's spellings, listed together (herdflags.go)
+			}
+			name := "--" + f.Name
+			if len(f.Name) == 1 {
+				name = "-" + f.Name
+			}
+			if !regexp.MustCompile(`(?m)(^|[\s,\[])` + regexp.QuoteMeta(name) + `\b`).MatchString(out) {
+				t.Errorf("litmus help %s does not name %s", c.Name, name)
+			}
+		})
+	}
+}
