@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"os"
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/model/report"
 	"path/filepath"
@@ -126,9 +127,20 @@ func LoadCat(file string, opt CatOptions) (Model, error) {
 // tools/memory-model directory (or any directory holding
 // linux-kernel.cfg, .bell, .cat and lock.cat), as herd7 -conf
 // linux-kernel.cfg does. It checks C tests.
+//
+// A directory without linux-kernel.cfg is read as the kernel's own
+// linux-kernel.cfg reads it: the bell linux-kernel.bell, the model
+// linux-kernel.cat, the variant lkmmv2.
 func LoadKernel(dir string) (Model, error) {
 	cfg := filepath.Join(dir, "linux-kernel.cfg")
-	m, err := interp.LoadConfig(cfg, interp.Options{})
+	var m *interp.Model
+	var err error
+	if _, serr := os.Stat(cfg); os.IsNotExist(serr) {
+		m, err = interp.Load(filepath.Join(dir, "linux-kernel.cat"), interp.Options{
+			Bell: filepath.Join(dir, "linux-kernel.bell"), Variants: []string{"lkmmv2"}, IncludeDirs: []string{dir}})
+	} else {
+		m, err = interp.LoadConfig(cfg, interp.Options{})
+	}
 	if err != nil {
 		return Model{}, err
 	}
@@ -177,9 +189,9 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	var p *axiom.Program
 	if t.Arch == litmus.ArchC {
-		p, err = lkmm.ProgramLimited(t, 0, b)
+		p, err = lkmm.ProgramLimited(t, opt.LoopBound, b)
 	} else {
-		p, err = arch.Program(t, arch.Options{Budget: b, OneEventAMO: m.cat.oneEventAMO(cm)})
+		p, err = arch.Program(t, arch.Options{Budget: b, LoopBound: opt.LoopBound, OneEventAMO: m.cat.oneEventAMO(cm)})
 	}
 	if err != nil {
 		return nil, err
@@ -189,7 +201,7 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+	r, err := cm.Check(ctx, p, catCheckOptions(maxCand, opt))
 	if err != nil && t.Arch == litmus.ArchC && !m.cat.bell && strings.Contains(err.Error(), "unbound name") {
 		// A C test under a model without a bell: its events are plain
 		// reads, writes and fences, as herd7 gives them, and a model
@@ -198,10 +210,10 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	}
 	if arch.IsMixed(err) {
 		// A mixed-size test: herd's -variant mixed meaning.
-		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b, OneEventAMO: m.cat.oneEventAMO(cm)}); err != nil {
+		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b, LoopBound: opt.LoopBound, OneEventAMO: m.cat.oneEventAMO(cm)}); err != nil {
 			return nil, err
 		}
-		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+		r, err = cm.Check(ctx, p, catCheckOptions(maxCand, opt))
 	}
 	if err != nil {
 		return nil, err
@@ -288,4 +300,16 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		res.Partial = []string{"flags"}
 	}
 	return res
+}
+
+// catCheckOptions are the interpreter's options for a check under opt.
+func catCheckOptions(maxCand int, opt Options) interp.CheckOptions {
+	co := interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain, SkipAll: opt.SkipAll}
+	if len(opt.SkipChecks) > 0 {
+		co.SkipChecks = map[string]bool{}
+		for _, n := range opt.SkipChecks {
+			co.SkipChecks[n] = true
+		}
+	}
+	return co
 }

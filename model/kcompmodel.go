@@ -11,7 +11,6 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
-	"github.com/litmus-dev/litmus/model/cat/interp"
 	"github.com/litmus-dev/litmus/model/kcomp"
 )
 
@@ -34,7 +33,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	// and the model's search alike, and a limit hit is an Unknown with
 	// the limit in words.
 	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
-	p, err := arch.Program(c.Test, arch.Options{Budget: b})
+	p, err := arch.Program(c.Test, arch.Options{Budget: b, LoopBound: opt.LoopBound})
 	if err != nil {
 		var ex *limit.Exceeded
 		if errors.As(err, &ex) {
@@ -47,7 +46,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+	r, err := cm.Check(ctx, p, catCheckOptions(maxCand, opt))
 	if err != nil {
 		return nil, err
 	}

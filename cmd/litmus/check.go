@@ -93,7 +93,7 @@ Flags:
 	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
 	-v                with several models, also print herd's block for each
 	--progress        show a progress bar on stderr (default: when stderr is a terminal and there are many files)
-`,
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &checkFlags
 			*f = checkOptions{}
@@ -119,6 +119,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var(positive{&o.maxMemory}, "max-memory", "memory cap of the process, in MiB")
 	fs.Var(nonNegative{&o.timeout}, "timeout", "time limit per search")
 	fs.Var(positive{&o.jobs}, "jobs", "files checked at a time (default: the number of CPUs)")
+	addHerdFlags(fs, o)
 }
 
 func runCheck(ctx context.Context, env *Env, args []string) int {

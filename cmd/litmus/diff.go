@@ -34,7 +34,7 @@ Flags:
 	--cat FILE, -I DIR, --model-dir DIR   models read from files, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 	--jobs N        as for check (the two versions are checked one at a time)
-`,
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			diffFlags = runOptions{}
 			addRunFlags(fs, &diffFlags)

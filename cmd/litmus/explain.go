@@ -50,7 +50,7 @@ Flags:
 	--cat FILE, -I DIR, --model-dir DIR   models read from files, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 	--jobs N        as for check (one file: no effect)
-`,
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags
 			// Reset everything, the repeatable --cat and -I too: the

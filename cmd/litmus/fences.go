@@ -40,7 +40,7 @@ Flags:
 	--cat FILE, -I DIR, --model-dir DIR   models read from files, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 	--jobs N        as for check (one file: no effect)
-`,
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			fencesFlags = runOptions{}
 			addRunFlags(fs, &fencesFlags)

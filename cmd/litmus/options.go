@@ -30,6 +30,12 @@ type runOptions struct {
 	modelDir  string   // --model-dir
 	maxStates int
 	timeout   time.Duration
+	// herd7's options (herdflags.go): -unroll, -through, -skipchecks,
+	// -variant.
+	loopBound  int
+	skipAll    bool
+	skipChecks []string
+	variants   []string
 	maxMemory int // MiB
 	jobs      int
 
@@ -56,6 +62,15 @@ func (o *runOptions) loadPrims() error {
 		}
 	}
 	var def string
+	if o.modelDir != "" {
+		// A kernel tree without linux-kernel.cfg: its linux-kernel.def,
+		// as the kernel's cfg names it (model.LoadKernel).
+		if _, err := os.Stat(cfgs[0]); os.IsNotExist(err) {
+			if d := filepath.Join(o.modelDir, "linux-kernel.def"); fileExists(d) {
+				def = d
+			}
+		}
+	}
 	for _, cfg := range cfgs {
 		d, err := macrosOf(cfg)
 		if err != nil {
@@ -114,7 +129,8 @@ func (o *runOptions) modelOptions() model.Options {
 		mem = model.DefaultMaxMemory
 	}
 	debug.SetMemoryLimit(int64(mem))
-	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem}
+	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem,
+		LoopBound: o.loopBound, SkipAll: o.skipAll, SkipChecks: o.skipChecks}
 }
 
 // parseModels turns --model into a list: one name, a comma-separated
@@ -172,6 +188,9 @@ func modelsFor(o runOptions, t *litmus.Test) ([]model.Model, error) {
 
 // catModels loads the models named by --cat and --model-dir.
 func catModels(o runOptions) ([]model.Model, error) {
+	if err := o.checkVariants(); err != nil {
+		return nil, err
+	}
 	var ms []model.Model
 	if o.modelDir != "" {
 		m, err := model.LoadKernel(o.modelDir)
@@ -189,7 +208,7 @@ func catModels(o runOptions) ([]model.Model, error) {
 		if base[filepath.Base(f)] > 1 {
 			name = f
 		}
-		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes, Name: name})
+		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes, Name: name, Variants: o.variants})
 		if err != nil {
 			return nil, err
 		}
@@ -559,4 +578,9 @@ func (v nonNegative) Set(s string) error {
 	}
 	*v.p = d
 	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

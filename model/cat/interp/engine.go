@@ -23,6 +23,13 @@ type CheckOptions struct {
 	// earlier), searches again without pruning for Result.Why.
 	Explain bool
 
+	// SkipChecks are herd7's -skipchecks: the named checks ("as NAME")
+	// whose outcome is ignored, and All (herd's -through all or invalid,
+	// for a model from a file) ignores every check. The search is then
+	// the plain one: a skipped check prunes nothing.
+	SkipChecks map[string]bool
+	SkipAll    bool
+
 	// plain turns off every shortcut of the enumeration that relies on
 	// the model (coherence pruning of rf, co and final writes; checks on
 	// partial co): the differential tests compare it with the default.
@@ -98,6 +105,9 @@ func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (
 	dom, converged, err := p.Domains(true)
 	if err != nil {
 		return limitResult(p, err)
+	}
+	if opt.SkipAll || len(opt.SkipChecks) > 0 {
+		opt.plain = true
 	}
 	res, err = m.run(ctx, p, opt, dom)
 	if err == nil && opt.Explain && !opt.plain && res.Verdict != axiom.Unknown && res.Positive == 0 && res.Why == "" {
@@ -313,6 +323,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 	r, ev, g := s.r, s.r.ev, s.r.g
 	uniproc := m.uniproc && !s.opt.plain && !s.viewOK
 	s.r.noPrune = s.opt.plain || s.viewOK
+	s.r.skipAll, s.r.skipChecks = s.opt.SkipAll, s.opt.SkipChecks
 	rfe := &s.rfe
 	if !rfe.Reset(x, uniproc, nil) {
 		return true
