@@ -3,9 +3,9 @@ package model
 import (
 	"context"
 	"fmt"
-	"os"
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/model/report"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"

@@ -36,8 +36,8 @@ type runOptions struct {
 	skipAll    bool
 	skipChecks []string
 	variants   []string
-	maxMemory int // MiB
-	jobs      int
+	maxMemory  int // MiB
+	jobs       int
 
 	// prims is the primitive table of the kernel tree's macro file
 	// (linux-kernel.def beside --model-dir's model, or named by a --cat
