@@ -201,7 +201,7 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := cm.Check(ctx, p, catCheckOptions(maxCand, opt))
+	r, err := cm.Check(ctx, p, catCheckOptions(maxCand, opt, opt.WitnessFor))
 	if err != nil && t.Arch == litmus.ArchC && !m.cat.bell && strings.Contains(err.Error(), "unbound name") {
 		// A C test under a model without a bell: its events are plain
 		// reads, writes and fences, as herd7 gives them, and a model
@@ -213,7 +213,7 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b, LoopBound: opt.LoopBound, OneEventAMO: m.cat.oneEventAMO(cm)}); err != nil {
 			return nil, err
 		}
-		r, err = cm.Check(ctx, p, catCheckOptions(maxCand, opt))
+		r, err = cm.Check(ctx, p, catCheckOptions(maxCand, opt, opt.WitnessFor))
 	}
 	if err != nil {
 		return nil, err
@@ -221,6 +221,7 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	res := axiomResult(t, m, axiomSummary{
 		States: r.States, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
+		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Candidates: r.Candidates,
 	})
 	res.Stats.Elapsed = time.Since(start)
@@ -238,6 +239,8 @@ type axiomSummary struct {
 	Positive, Negative int
 	Flags              []string
 	Why                string
+	Graph, WhyGraph    *report.Graph
+	Matches            int
 	Cut                bool
 	Candidates         int
 	// Incomplete says what a search cut short after finding both a
@@ -257,6 +260,9 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		Negative: r.Negative,
 		Flags:    r.Flags,
 		Why:      r.Why,
+		Graph:    r.Graph,
+		WhyGraph: r.WhyGraph,
+		Matches:  r.Matches,
 		Stats:    Stats{States: int64(r.Candidates)},
 	}
 	res.Kind, res.Condition = report.Condition(t)
@@ -302,9 +308,11 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 	return res
 }
 
-// catCheckOptions are the interpreter's options for a check under opt.
-func catCheckOptions(maxCand int, opt Options) interp.CheckOptions {
-	co := interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain, SkipAll: opt.SkipAll}
+// catCheckOptions are the interpreter's options for a check under opt,
+// explaining witnessFor (opt.WitnessFor, in the checked test's terms).
+func catCheckOptions(maxCand int, opt Options, witnessFor litmus.Prop) interp.CheckOptions {
+	co := interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain, SkipAll: opt.SkipAll,
+		WitnessFor: witnessFor, Graphs: opt.Explain}
 	if len(opt.SkipChecks) > 0 {
 		co.SkipChecks = map[string]bool{}
 		for _, n := range opt.SkipChecks {

@@ -47,6 +47,8 @@ type runner struct {
 	skipChecks map[string]bool
 	// wantWhy asks a failing check for an explanation in words.
 	wantWhy bool
+	// lastPath is the path of events the last explanation spelled.
+	lastPath []int
 	// pending are the lazy top-level thunks bound since the last "with"
 	// (see forcePending).
 	pending []*thunk
