@@ -101,6 +101,11 @@ func Compile(t *litmus.Test, m Model) (*kcomp.Compiled, error) {
 	if t.Arch != litmus.ArchC || m.cat == nil || m.cat.target == nil {
 		return nil, fmt.Errorf("%s: the %s model does not compile %s tests", t.Name, m, t.Arch)
 	}
+	// The code's names must resolve; the final section is herd7's to
+	// read (a compiled test is herd's input), fresh zeros and all.
+	if _, err := Resolve(t, ResolveOptions{FreshZero: true}); err != nil {
+		return nil, err
+	}
 	return kcomp.Compile(t, *m.cat.target, kcomp.Options{})
 }
 

@@ -34,6 +34,7 @@ Flags:
 	--cat FILE, -I DIR, --model-dir DIR   models read from files, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 	--jobs N        as for check (the two versions are checked one at a time)
+	--fresh-zero      herd7's reading of names only the final section uses, as for check
 ` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			diffFlags = runOptions{}
@@ -58,7 +59,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	for i, f := range args {
 		t, err := env.parseArg(f, diffFlags.prims)
 		if err != nil {
-			printInputError(env, f, err, nil)
+			printInputError(env, f, err)
 			return exitUsage
 		}
 		tests[i] = t
@@ -68,6 +69,13 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
+	var progs [2]*model.Program
+	for i, t := range tests {
+		if progs[i], err = diffFlags.resolve(t, models); err != nil {
+			printInputError(env, args[i], err)
+			return exitUsage
+		}
+	}
 	opt := diffFlags.modelOptions()
 	opt.NoWitness = true
 	w := env.Stdout
@@ -75,10 +83,10 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	fmt.Fprintf(w, "--- %s (%s)\n+++ %s (%s)\n", args[0], tests[0].Name, args[1], tests[1].Name)
 	for _, m := range models {
 		var rs [2]*model.Result
-		for i, t := range tests {
-			r, err := model.Check(ctx, t, m, opt)
+		for i, p := range progs {
+			r, err := p.Check(ctx, m, opt)
 			if err != nil {
-				printInputError(env, args[i], err, nil)
+				printInputError(env, args[i], err)
 				return exitUsage
 			}
 			rs[i] = r

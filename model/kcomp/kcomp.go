@@ -163,12 +163,9 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 		l.Add(t.File.Position(t.Pos()), fmt.Sprintf("%d threads; at most 64 are supported", len(t.Procs)))
 		return nil, l
 	}
-	// A misspelt location is an error, as under every other model
-	// (litmus.ResolveNames), not a register holding 0 whose accesses
-	// drop every execution.
-	if errs := litmus.ResolveNames(t); len(errs) > 0 {
-		return nil, errs
-	}
+	// Names were resolved before any engine ran (model.Resolve): a
+	// misspelt location is an error there, not a register holding 0
+	// whose accesses drop every execution.
 	be := backends[tg.Dialect]
 	if be == nil {
 		return nil, fmt.Errorf("no code generator for %s", tg.Dialect)
