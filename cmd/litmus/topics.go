@@ -75,7 +75,10 @@ all   Every model; a test is n/a under the models that do not read it.
 --cat FILE runs a cat model from a file (a .cat, or herd's .cfg); -I DIR
 adds include directories; --model-dir DIR runs a kernel tree's own LKMM
 (tools/memory-model) with its linux-kernel.def as the primitive table.
-Such models print a "Model NAME sha256:HASH FILES" line naming what ran.
+Such models print a "Model NAME sha256:HASH FILES" line naming what ran
+(NAME is the file's name, riscv.cat, never a built-in model's; HASH is of
+the files' contents). herd's own model files answer as under herd7: a
+RISC-V AMO is one event for them, as herd makes it (docs/cat.md).
 
 Every verdict is exact: Never, Sometimes or Always only when the search was
 complete, or, for Sometimes, when it has found final states where the
