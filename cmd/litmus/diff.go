@@ -81,6 +81,8 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	w := env.Stdout
 	code := exitOK
 	fmt.Fprintf(w, "--- %s (%s)\n+++ %s (%s)\n", args[0], tests[0].Name, args[1], tests[1].Name)
+	var breaks []broken
+	var held []model.Model
 	for _, m := range models {
 		var rs [2]*model.Result
 		for i, p := range progs {
@@ -123,8 +125,12 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		if badBecameReachable(old, new) {
 			fmt.Fprintf(w, "  bad outcome now reachable under %s: %s\n", m, new.Condition)
 			code = max(code, exitCheck)
+			breaks = append(breaks, broken{m, witness(tests[1], new)})
+		} else {
+			held = append(held, m)
 		}
 	}
+	writeBreaks(w, tests[0], tests[1], breaks, held)
 	return code
 }
 

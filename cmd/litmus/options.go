@@ -139,13 +139,18 @@ func (o *runOptions) modelOptions() model.Options {
 // resolve checks t's names and expectations once for every model of the
 // run (model.Resolve): an input error is found, and printed, once.
 func (o *runOptions) resolve(t *litmus.Test, models []model.Model) (*model.Program, error) {
+	return model.Resolve(t, model.ResolveOptions{FreshZero: o.freshZero, Models: fileModels(models)})
+}
+
+// fileModels are the models of models read from files.
+func fileModels(models []model.Model) []model.Model {
 	var files []model.Model
 	for _, m := range models {
 		if m.FromFiles() {
 			files = append(files, m)
 		}
 	}
-	return model.Resolve(t, model.ResolveOptions{FreshZero: o.freshZero, Models: files})
+	return files
 }
 
 // parseModels turns --model into a list: one name, a comma-separated
