@@ -655,6 +655,18 @@ func (in *inliner) inline(f *funcDef, args []Expr, callPos Pos, stmt bool) *valu
 			sc[name] = &binding{t: pt, static: &nv}
 			continue
 		}
+		if _, ok := v.x.(*Ident); ok && !assigned(f.body)[name] {
+			// A register argument: the body reads the caller's
+			// register, which it cannot change.
+			sc[name] = &binding{t: pt, static: &value{t: pt, x: v.x}}
+			continue
+		}
+		if lit, ok := Unparen(v.x).(*IntLit); ok && !assigned(f.body)[name] {
+			// A constant argument stays a constant in the body, as a
+			// compiler propagates it: sock_wfree(sk, 1).
+			sc[name] = &binding{t: pt, static: &value{t: pt, x: lit}}
+			continue
+		}
 		saved := in.fn
 		in.fn = f
 		r := in.newReg(name, pt, nil)

@@ -3,6 +3,7 @@ package litmus
 import (
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // inliner lowers one thread: its body, and the bodies of the functions
@@ -72,7 +73,7 @@ func (lw *lowerer) thread(pr *Proc) *Proc {
 	np := &Proc{ProcPos: pr.ProcPos, ID: pr.ID, EndPos: pr.EndPos}
 	for _, n := range names {
 		s := lw.paths[lw.pathOfLoc(n)]
-		np.Params = append(np.Params, &Param{Type: s.typ.flatType() + " *", Name: &Ident{NamePos: pr.ProcPos, Name: n}})
+		np.Params = append(np.Params, &Param{Type: strings.TrimSuffix(s.typ.flatType(), " *") + " *" + strings.Repeat("*", strings.Count(s.typ.flatType(), "*")), Name: &Ident{NamePos: pr.ProcPos, Name: n}})
 	}
 	np.Body = &BlockStmt{Lbrace: pr.Body.Lbrace, List: append(in.decls, body...), Rbrace: pr.Body.Rbrace}
 	return np
