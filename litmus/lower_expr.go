@@ -634,13 +634,16 @@ func (in *inliner) inline(f *funcDef, args []Expr, callPos Pos, stmt bool) *valu
 		if pt.kind == kPtr && v.t != nil && v.t.kind == kInt {
 			if lit, ok := Unparen(v.x).(*IntLit); !ok || lit.Value != 0 {
 				in.errorf(a.Pos(), "argument %d of %s: have %s, want %s", i+1, f.name, v.t.name, pt.name)
+				return nil
 			}
 		}
 		if pt.kind == kInt && v.t != nil && v.t.kind == kPtr && !pt.opaque {
 			in.errorf(a.Pos(), "argument %d of %s: have %s, want %s", i+1, f.name, v.t.name, pt.name)
+			return nil
 		}
 		if pt.kind == kPtr && v.t != nil && v.t.kind == kPtr && pt.elem.kind == kStruct && v.t.elem.kind == kStruct && pt.elem.name != v.t.elem.name && !strings.Contains(v.t.elem.name, "anonymous") {
 			in.errorf(a.Pos(), "argument %d of %s: have %s, want %s", i+1, f.name, v.t.name, pt.name)
+			return nil
 		}
 		name := f.params[i].name
 		if name == "" {
