@@ -2,7 +2,6 @@ package litmus
 
 import (
 	"fmt"
-	"strings"
 )
 
 // ckind classifies a C type of a code test.
@@ -170,15 +169,17 @@ func didYouMean(name string, names []string) string {
 	return ""
 }
 
-// flatType is the type the flattened test declares a scalar with.
+// flatType is the type the flattened test declares a scalar with, in
+// the words herd7's C reads: its own opaque types (atomic_t,
+// spinlock_t), int * for a pointer, int otherwise (herd has no
+// unsigned long or refcount_t in an init block or a parameter list; the
+// engines compute on 64-bit integers whatever the type).
 func (t *ctype) flatType() string {
 	switch {
-	case t.opaque:
+	case t.opaque && (t.name == "atomic_t" || t.name == "spinlock_t"):
 		return t.name
 	case t.kind == kPtr:
 		return "int *"
-	case strings.HasPrefix(t.name, "unsigned long") || t.name == "u64" || t.name == "size_t":
-		return "unsigned long"
 	}
 	return "int"
 }

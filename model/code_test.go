@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,32 +66,4 @@ func TestCodeTwins(t *testing.T) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.Equal(t, string(want), golden.String(), "verdicts differ from %s (-update-code rewrites it)", path)
-}
-
-// TestCodeTwinsHerd runs herd7 on the flattened code tests, when it is
-// installed, and compares its verdict with the native LKMM's.
-func TestCodeTwinsHerd(t *testing.T) {
-	herd, err := exec.LookPath("herd7")
-	if err != nil {
-		if _, serr := os.Stat("/opt/herdtools/bin/herd7"); serr != nil {
-			t.Skip("herd7 not installed")
-		}
-		herd = "/opt/herdtools/bin/herd7"
-	}
-	lkmmDir := os.Getenv("LKMM_DIR")
-	if lkmmDir == "" {
-		t.Skip("LKMM_DIR (the kernel's tools/memory-model) not set")
-	}
-	for _, tw := range codeTwins {
-		code, err := litmus.ParseFile(tw.code)
-		require.NoError(t, err)
-		f := filepath.Join(t.TempDir(), filepath.Base(tw.code))
-		require.NoError(t, os.WriteFile(f, litmus.Format(code), 0o644))
-		cmd := exec.Command(herd, "-conf", "linux-kernel.cfg", f)
-		cmd.Dir = lkmmDir
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s", out)
-		want := verdictOf(t, code, LKMM)
-		require.Contains(t, string(out), "Observation "+code.Name+" "+want, "herd7 on the flattened %s", tw.code)
-	}
 }
