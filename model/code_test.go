@@ -67,3 +67,25 @@ func TestCodeTwins(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, string(want), golden.String(), "verdicts differ from %s (-update-code rewrites it)", path)
 }
+
+// BenchmarkCodeTwin measures a code test against its hand-flattened
+// twin: parsing (with the lowering) and checking, under SC and the LKMM.
+func BenchmarkCodeTwin(b *testing.B) {
+	for _, name := range []string{"../testdata/code/wfree-code.litmus", "../testdata/wfree.litmus", "../testdata/code/nospace-code.litmus", "../testdata/nospace.litmus"} {
+		src, err := os.ReadFile(name)
+		require.NoError(b, err)
+		for _, m := range []Model{SC, LKMM} {
+			b.Run(filepath.Base(name)+"/"+m.String(), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					test, err := litmus.Parse(name, src)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := Check(context.Background(), test, m, Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -31,8 +31,9 @@ With --model lkmm, FILE is a code test (kernel C with a prelude of
 structs, macros and functions, docs/language.md) and compile prints it
 flattened into herd7's C dialect: one variable per scalar location,
 named by its path ("tp.inet_conn.icsk_inet.sk.sk_wakeups" is
-tp__inet_conn__icsk_inet__sk__sk_wakeups), every call inlined. herd7
--conf linux-kernel.cfg reads it.
+tp__inet_conn__icsk_inet__sk__sk_wakeups), every call inlined, for
+herd7 -conf linux-kernel.cfg where herd's C has the constructs used
+(docs/language.md lists what it lacks).
 
 Flags:
 	--model M       aarch64 (arm64, LSE atomics), aarch64-llsc (arm64-llsc),
