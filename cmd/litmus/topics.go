@@ -145,6 +145,39 @@ model, in input order. The schema is stable: fields are only ever added.
                         parsed or given a meaning, else null; such a
                         record still has kind, condition and expected
                         when the file parsed
+
+'litmus fences --suggest --json' prints one object per ordering construct,
+in source order:
+
+  file, test            the file as given, the test's name
+  line, thread          where the construct is
+  kind                  "fence", "acquire", "release" or "rmw"
+  construct             the construct as written, "smp_mb()"
+  suggest               the source text of the cheapest primitive that keeps
+                        every model's verdict: the construct itself when
+                        nothing cheaper does, "" when it can go
+  change                "keep", "weaken" or "remove"
+  edits                 [{line, from, to}]: the source changes, "" for a
+                        statement removed
+  cost                  [{arch, from, to, relation}]: the ordering
+                        instructions each architecture emits for the
+                        construct and the suggestion, and "cheaper", "same",
+                        "dearer" or "incomparable"
+  baseline, verdicts    {model: verdict} as written, and with this suggestion
+                        and those chosen before it
+  rejected              [{suggest, label, verdicts, broken_under, complete}]:
+                        the cheaper primitives tried and the models whose
+                        verdict each changes; complete is false when the
+                        checks stopped at the first such model
+  alternatives          [{suggest, label, edits, cost, why}]: sufficient
+                        primitives cheaper than the suggestion, or
+                        incomparable to it, on some architecture
+  note, alone, none     what the suggestion relies on; that the cheapest
+                        primitive keeps the verdict alone but not with the
+                        other suggestions; why nothing cheaper was tried
+                        (omitted when empty)
+  set_verdicts          {model: verdict} with every suggestion applied
+  unknown               why some check ended Unknown (omitted otherwise)
 `,
 	})
 }
