@@ -2,6 +2,7 @@ package litmus
 
 import (
 	"fmt"
+	"sort"
 )
 
 // ckind classifies a C type of a code test.
@@ -152,6 +153,8 @@ func (t *ctype) isFuncPtr() bool { return t.kind == kPtr && t.elem.kind == kFunc
 
 // closest returns the name among names nearest to name, or "".
 func closest(name string, names []string) string {
+	names = append([]string(nil), names...)
+	sort.Strings(names) // ties go to the first name in order, whatever map gave the list
 	best, bestD := "", 2+len(name)/4
 	for _, n := range names {
 		if d := editDistance(name, n); d <= bestD && (best == "" || d < bestD) {
