@@ -51,6 +51,10 @@ func Check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 // check runs the engine of model m's family on t, which Resolve
 // accepted.
 func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	if m.k != kCat && m.k != kNone && (opt.SkipAll || len(opt.SkipChecks) > 0) {
+		// herd's -skipchecks and -through act on a cat model's checks.
+		return nil, fmt.Errorf("%s: the %s model is an engine, not a cat model: herd7's -skipchecks and -through apply to cat models (--cat FILE, --model-dir DIR for the LKMM's own checks, aarch64, riscv, ppc)", t.Name, m)
+	}
 	switch m.k {
 	case kSC, kTSO, kPSO:
 		return checkOp(ctx, t, m, opt)

@@ -49,7 +49,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	// and the model's search alike, and a limit hit is an Unknown with
 	// the limit in words.
 	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
-	p, err := arch.Program(c.Test, arch.Options{Budget: b})
+	p, err := arch.Program(c.Test, arch.Options{Budget: b, LoopBound: opt.LoopBound})
 	if err != nil {
 		var ex *limit.Exceeded
 		if errors.As(err, &ex) {

@@ -63,9 +63,11 @@ Flags:
 	--model M       models as for check, a comma-separated list, or all (default:
 	                the test's own, as for check; with --suggest, lkmm and the
 	                five architecture models)
+	--cat FILE, -I DIR, --model-dir DIR   models read from files, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
+	--jobs N        as for check (one file: no effect)
 	--fresh-zero      herd7's reading of names only the final section uses, as for check
-`,
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			fencesFlags = runOptions{}
 			addRunFlags(fs, &fencesFlags)

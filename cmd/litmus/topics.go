@@ -75,7 +75,10 @@ all   Every model; a test is n/a under the models that do not read it.
 --cat FILE runs a cat model from a file (a .cat, or herd's .cfg); -I DIR
 adds include directories; --model-dir DIR runs a kernel tree's own LKMM
 (tools/memory-model) with its linux-kernel.def as the primitive table.
-Such models print a "Model NAME sha256:HASH FILES" line naming what ran.
+Such models print a "Model NAME sha256:HASH FILES" line naming what ran
+(NAME is the file's name, riscv.cat, never a built-in model's; HASH is of
+the files' contents). herd's own model files answer as under herd7: a
+RISC-V AMO is one event for them, as herd makes it (docs/cat.md).
 
 Every verdict is exact: Never, Sometimes or Always only when the search was
 complete, or, for Sometimes, when it has found final states where the
@@ -108,10 +111,18 @@ model, in input order. The schema is stable: fields are only ever added.
 
   file                  the file as given or found
   test                  the test's name ("" if it did not parse)
-  model                 "sc", "tso", "pso" or "lkmm"
-  observation           "Never", "Sometimes", "Always", "Unknown", or
-                        "Error" when the file could not be checked
-  reason                why the verdict is Unknown (omitted otherwise)
+  model                 the model: "sc", "tso", "pso", "lkmm", "aarch64",
+                        "aarch64-llsc", "riscv", "ppc", or a model read
+                        from files, named by its file ("riscv.cat",
+                        "linux-kernel.cfg"; --model-dir: "linux-kernel.cat")
+  observation           "Never", "Sometimes", "Always", "Unknown", "n/a"
+                        when, under several models, an architecture model
+                        does not apply to the C test (the reason says why:
+                        synchronize_rcu; the exit status does not count
+                        it, as the text's n/a), or "Error" when the file
+                        could not be checked
+  reason                why the verdict is Unknown or n/a (omitted
+                        otherwise)
   incomplete            why the search stopped early although the verdict
                         (Sometimes) is exact: final states where the
                         condition holds and where it fails were both found;
