@@ -180,8 +180,8 @@ func (c *catModel) reads(t *litmus.Test) error {
 }
 
 // checkCat runs cat model m on t, a test of a dialect m reads (an
-X
-// under the model.
+// assembly test, or a C test under a model from files, with or without
+// a bell): t's own events under the model.
 func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
 	cm, err := m.cat.model()
 	if err != nil {
