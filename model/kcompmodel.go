@@ -21,7 +21,16 @@ import (
 // under the C test's names (the registers the C registers were given are
 // renamed), and an explanation names the kernel primitive of each event.
 func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
-	c, err := kcomp.Compile(t, *m.cat.target, kcomp.Options{})
+	// The budget of every other cat-model check (checkCat): the time
+	// limit, ctx and the memory cap bound the compilation, the compiled
+	// test's semantics and the model's search alike, and a limit hit is
+	// an Unknown with the limit in words.
+	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
+	var ex *limit.Exceeded
+	c, err := kcomp.Compile(t, *m.cat.target, kcomp.Options{Budget: b})
+	if errors.As(err, &ex) {
+		return limitedResult(t, m, ex.Reason), nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -29,14 +38,8 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
-	// The budget of every other cat-model check (checkCat): the time
-	// limit, ctx and the memory cap bound the compiled test's semantics
-	// and the model's search alike, and a limit hit is an Unknown with
-	// the limit in words.
-	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	p, err := arch.Program(c.Test, arch.Options{Budget: b})
 	if err != nil {
-		var ex *limit.Exceeded
 		if errors.As(err, &ex) {
 			return limitedResult(t, m, ex.Reason), nil
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
+	"github.com/litmus-dev/litmus/litmus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -263,4 +264,47 @@ func TestLimitsHoldUnderCatModels(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, Unknown, res.Verdict)
 	require.Equal(t, "timed out after 50ms", res.Reason)
+}
+
+// checkWithin runs Check in a goroutine and fails the test when it has
+// not returned within 1.5 times opt.Timeout plus a second: a check that
+// the limit holds, measured generously, not a speed assertion.
+func checkWithin(t *testing.T, test *litmus.Test, m Model, opt Options) *Result {
+	t.Helper()
+	type answer struct {
+		res *Result
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := Check(context.Background(), test, m, opt)
+		done <- answer{res, err}
+	}()
+	bound := opt.Timeout*3/2 + time.Second
+	select {
+	case a := <-done:
+		require.NoError(t, a.err, m.String())
+		return a.res
+	case <-time.After(bound):
+		t.Fatalf("%s: the check with a %s timeout had not stopped after %s", m, opt.Timeout, bound)
+	}
+	return nil
+}
+
+// TestTimeoutCoversArchSetUp: the compiled architecture models poll the
+// budget while they compile the C test and while they build the
+// execution's base relations (quadratic in its events): 20,000 smp_mb()
+// with a 1 s limit ran 4 s, the relations of the one execution being
+// built after the deadline.
+func TestTimeoutCoversArchSetUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 20,000-line test under two models")
+	}
+	test, err := parseSrc("long.litmus", "C long\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n"+strings.Repeat("\tsmp_mb();\n", 20000)+"}\nexists (x=1)\n")
+	require.NoError(t, err)
+	for _, m := range []Model{AArch64, RISCV} {
+		res := checkWithin(t, test, m, Options{Timeout: time.Second})
+		require.Equal(t, Unknown, res.Verdict, m.String())
+		require.Equal(t, "timed out after 1s", res.Reason, m.String())
+	}
 }

@@ -194,6 +194,11 @@ func (e *emitter) emit(texts ...string) {
 			e.pending = nil
 		}
 		e.th.lines = append(e.th.lines, l)
+		if len(e.th.lines)&1023 == 0 {
+			if err := e.c.opt.Budget.Err(); err != nil {
+				e.fail(err)
+			}
+		}
 	}
 }
 

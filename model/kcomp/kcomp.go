@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/kmap"
 )
@@ -67,6 +68,10 @@ type Options struct {
 	// (see the package comment). The architecture's loop unrolling
 	// bound then applies to them.
 	RetryLoops bool
+	// Budget, when not nil, bounds the compilation's time and memory
+	// as the search's (a limit hit is its *limit.Exceeded): a test may
+	// be megabytes of code.
+	Budget *limit.Budget
 }
 
 // Compiled is a C test compiled for a target.
@@ -170,6 +175,9 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 			return nil, err
 		}
 		c.threads = append(c.threads, th)
+		if err := opt.Budget.Err(); err != nil {
+			return nil, err
+		}
 	}
 	return c.finish()
 }
