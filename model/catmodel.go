@@ -68,6 +68,10 @@ type CatOptions struct {
 	Variants []string
 }
 
+// ReadModelFile reads a model file (cat, bell, cfg, def), refusing more
+// than 8 MiB as tests are refused (litmus.MaxSize).
+func ReadModelFile(path string) ([]byte, error) { return interp.ReadFile(path) }
+
 // LoadCat reads the cat model in file, with its includes. It checks
 // assembly tests of the architectures litmus has a semantics for; with a
 // bell (LoadKernel) also C tests.
