@@ -151,14 +151,14 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if t.Arch == litmus.ArchC && m.cat.target != nil {
 		return checkCompiled(ctx, t, m, opt)
 	}
-	cm, err := m.cat.model()
-	if err != nil {
-		return nil, err
-	}
 	// One budget bounds the whole check, in every loop of the semantics,
 	// the domains, the combinations and the relations: the time limit,
 	// ctx and the memory cap, with the reason in words.
 	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
+	cm, err := m.cat.model()
+	if err != nil {
+		return nil, err
+	}
 	var p *axiom.Program
 	if t.Arch == litmus.ArchC {
 		p, err = lkmm.ProgramLimited(t, 0, b)

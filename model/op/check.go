@@ -41,6 +41,9 @@ func check(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result
 
 func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result, error) {
 	start := time.Now()
+	// The limits count from here: the compilation is part of the
+	// (test, model) check that --timeout bounds.
+	budget := limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	p, err := compile(t)
 	if err != nil {
 		return nil, err
@@ -84,7 +87,7 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 	if so.maxStates <= 0 {
 		so.maxStates = DefaultMaxStates
 	}
-	so.budget = limit.New(ctx, opt.Timeout, opt.MaxMemory)
+	so.budget = budget
 	// offWhy says why the reduction is off when the program's size
 	// turned it off: a search that then ends on a limit says so, since
 	// the same test one thread smaller may take milliseconds.
