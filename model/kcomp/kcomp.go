@@ -31,9 +31,11 @@ package kcomp
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 	"github.com/litmus-dev/litmus/model/kmap"
 )
 
@@ -191,6 +193,8 @@ type compiler struct {
 	vars  []string       // shared variables, in order of declaration
 	index map[string]int // variable -> index in vars
 	init  map[string]string
+	// wide are the shared variables of 64-bit C types (model/ctype).
+	wide map[string]bool
 	// threads are the compiled threads, in the order of t.Procs.
 	threads []*thread
 }
@@ -228,9 +232,23 @@ func (c *compiler) declare() error {
 		}
 		c.addVar(it.Name)
 	}
+	c.wide = map[string]bool{}
+	wide := func(name, typ string) {
+		if ctype.Wide(typ) {
+			c.wide[name] = true
+		}
+	}
+	for _, it := range t.Init {
+		if it.Proc < 0 {
+			wide(it.Name, strings.TrimSpace(it.Type))
+		}
+	}
 	for _, pr := range t.Procs {
 		for _, prm := range pr.Params {
 			c.addVar(prm.Name.Name)
+			if typ := strings.TrimSpace(prm.Type); strings.HasSuffix(typ, "*") {
+				wide(prm.Name.Name, strings.TrimSpace(strings.TrimSuffix(typ, "*")))
+			}
 		}
 	}
 	for _, it := range t.Init {

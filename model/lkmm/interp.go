@@ -6,6 +6,7 @@ import (
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/ctype"
 )
 
 // This file runs one thread's C code and records its events. The code runs
@@ -82,6 +83,9 @@ type interp struct {
 	// (symvar.go); steps counts the statements run, to poll the budget.
 	counted map[litmus.Stmt]int32
 	steps   int
+	// conv converts a value assigned to a register to its declared C
+	// type (model/ctype), for the registers of narrow types.
+	conv map[string]ctype.Kind
 }
 
 // paths returns every trace of th given the value domains, and reports
@@ -160,7 +164,7 @@ func (in *interp) run() {
 	in.dead, in.cut = false, false
 	in.need, in.fixed = nil, nil
 	in.nvar, in.varMax = 0, nil
-	in.counted = nil
+	in.counted, in.conv = nil, nil
 	if in.p.test.Arch == litmus.ArchLISA {
 		in.lisaRun()
 		return
@@ -232,6 +236,12 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		// no-op (CSem's DeclReg): "int r2;" keeps the value the init
 		// section gave r2 ({ 0:r2=5; }), and an undeclared register
 		// reads as 0 anyway.
+		if k := ctype.Of(s.Type); k.Narrow() {
+			if in.conv == nil {
+				in.conv = map[string]ctype.Kind{}
+			}
+			in.conv[s.Name.Name] = k
+		}
 		if s.Init != nil {
 			v, t := in.expr(s.Init)
 			in.setReg(s.Name.Name, &regVal{v: v, t: t, f: in.nd})

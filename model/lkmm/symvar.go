@@ -169,13 +169,19 @@ func (in *interp) countCall(c *litmus.CallExpr) int32 {
 	return n + callExtra(pr)
 }
 
-// setReg sets a register. A new register named like a shared location
+// setReg sets a register, converting an integer to the register's
+// declared type. A new register named like a shared location
 // changes what isRegName says of that name, and so the counts memoized.
 func (in *interp) setReg(name string, r *regVal) {
 	if _, ok := in.regs[name]; !ok {
 		if _, shared := in.p.index[name]; shared {
 			in.counted = nil
 		}
+	}
+	if k, ok := in.conv[name]; ok && r.v.Sym == 0 {
+		// The kernel's widths (model/ctype): int r = INT_MAX + 1 is
+		// INT_MIN under every model.
+		r.v.N = k.Convert(r.v.N)
 	}
 	in.regs[name] = r
 }
