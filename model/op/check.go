@@ -88,14 +88,8 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 		so.maxStates = DefaultMaxStates
 	}
 	so.budget = budget
-	// offWhy says why the reduction is off when the program's size
-	// turned it off: a search that then ends on a limit says so, since
-	// the same test one thread smaller may take milliseconds.
-	offWhy := ""
-	if ok, why := porPossible(p); ok && !opt.Plain && len(invs) == 0 {
+	if ok, _ := porPossible(p); ok && !opt.Plain && len(invs) == 0 {
 		so.reduced = true
-	} else if !ok && !p.hasLoops && !opt.Plain && len(invs) == 0 {
-		offWhy = why
 	}
 	sr, err := mc.explore(so)
 	if err != nil {
@@ -172,9 +166,6 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 		}
 	case sr.unknown != "":
 		res.Verdict, res.Reason = Unknown, sr.unknown
-		if offWhy != "" {
-			res.Reason += " (the partial-order reduction is off: " + offWhy + ")"
-		}
 	case res.Positive == 0:
 		res.Verdict = Never
 	case res.Negative == 0:
