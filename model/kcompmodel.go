@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -118,6 +117,6 @@ func cStates(c *kcomp.Compiled, p *axiom.Program, sts []axiom.State) ([]axiom.St
 		}
 		out = append(out, cs)
 	}
-	sort.Slice(out, func(i, j int) bool { return ce.StateLess(out[i], out[j]) })
+	ce.SortStates(out)
 	return out, nil
 }
