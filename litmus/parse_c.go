@@ -51,8 +51,15 @@ func (p *parser) parseCProcs() {
 			}
 			continue
 		}
-		if seen[id] {
+		// herd7 refuses a test whose threads are not P0, P1, ... in
+		// order ("Processes must be P0, P1, ..."): a gap would leave a
+		// thread number with no code, which the models and the compiled
+		// tests would read differently.
+		switch want := len(p.test.Procs); {
+		case seen[id]:
 			p.error(p.pos, fmt.Sprintf("duplicate process P%d", id))
+		case id != want:
+			p.error(p.pos, fmt.Sprintf("expected process P%d, found P%d (threads are numbered P0, P1, ... in order, as herd7 requires)", want, id))
 		}
 		seen[id] = true
 		p.test.Procs = append(p.test.Procs, p.parseCProc(id))

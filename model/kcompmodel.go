@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -12,6 +14,7 @@ import (
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/cat/interp"
 	"github.com/litmus-dev/litmus/model/kcomp"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // checkCompiled runs architecture model m on C test t compiled as the
@@ -25,13 +28,26 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	// test's semantics and the model's search alike, and a limit hit is
 	// an Unknown with the limit in words.
 	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
+	src := t
+	if opt.WitnessFor != nil {
+		// The compiled test must observe what the proposition names:
+		// compile a copy whose final section lists those locations too
+		// (the states are projected back on t's own below).
+		src = observing(t, opt.WitnessFor)
+	}
 	var ex *limit.Exceeded
-	c, err := kcomp.Compile(t, *m.cat.target, kcomp.Options{Budget: b})
+	c, err := kcomp.Compile(src, *m.cat.target, kcomp.Options{Budget: b})
 	if errors.As(err, &ex) {
 		return limitedResult(t, m, ex.Reason), nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	var witnessFor litmus.Prop
+	if opt.WitnessFor != nil {
+		if witnessFor, err = compiledProp(c, opt.WitnessFor); err != nil {
+			return nil, err
+		}
 	}
 	cm, err := m.cat.model()
 	if err != nil {
@@ -49,11 +65,12 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain,
+		WitnessFor: witnessFor, Graphs: opt.Explain})
 	if err != nil {
 		return nil, err
 	}
-	states, err := cStates(c, p, r.States)
+	states, err := cStates(c, t, p, r.States)
 	if err != nil {
 		return nil, err
 	}
@@ -61,9 +78,13 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if why != "" && b.Err() == nil {
 		why = c.Explain(p, why)
 	}
+	for _, g := range []*report.Graph{r.Witness, r.WhyGraph} {
+		cGraph(c, g)
+	}
 	res := axiomResult(t, m, axiomSummary{
 		States: states, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: why,
+		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Candidates: r.Candidates,
 	})
 	res.Stats.Elapsed = time.Since(start)
@@ -84,6 +105,11 @@ func Compile(t *litmus.Test, m Model) (*kcomp.Compiled, error) {
 	if t.Arch != litmus.ArchC || m.cat == nil || m.cat.target == nil {
 		return nil, fmt.Errorf("%s: the %s model does not compile %s tests", t.Name, m, t.Arch)
 	}
+	// The code's names must resolve; the final section is herd7's to
+	// read (a compiled test is herd's input), fresh zeros and all.
+	if _, err := Resolve(t, ResolveOptions{FreshZero: true}); err != nil {
+		return nil, err
+	}
 	return kcomp.Compile(t, *m.cat.target, kcomp.Options{})
 }
 
@@ -91,8 +117,8 @@ func Compile(t *litmus.Test, m Model) (*kcomp.Compiled, error) {
 // names and orders them as the C test's own states are ordered: its
 // observed locations in herd's order, the states sorted as herd sorts
 // them.
-func cStates(c *kcomp.Compiled, p *axiom.Program, sts []axiom.State) ([]axiom.State, error) {
-	cp := &axiom.Program{Test: c.C, Names: p.Names, Index: p.Index, Threads: p.Threads}
+func cStates(c *kcomp.Compiled, t *litmus.Test, p *axiom.Program, sts []axiom.State) ([]axiom.State, error) {
+	cp := &axiom.Program{Test: t, Names: p.Names, Index: p.Index, Threads: p.Threads}
 	ce, err := axiom.NewCondEval(cp)
 	if err != nil {
 		return nil, err
@@ -118,5 +144,106 @@ func cStates(c *kcomp.Compiled, p *axiom.Program, sts []axiom.State) ([]axiom.St
 		out = append(out, cs)
 	}
 	ce.SortStates(out)
-	return out, nil
+	// A test compiled to observe more (observing) has states that differ
+	// only in what t does not observe: one of each is kept.
+	return slices.CompactFunc(out, func(a, b axiom.State) bool { return slices.Equal(a, b) }), nil
+}
+
+// observing returns a copy of t whose final section also lists the
+// locations and registers p names.
+func observing(t *litmus.Test, p litmus.Prop) *litmus.Test {
+	cp := *t
+	cp.Locations = slices.Clone(t.Locations)
+	seen := map[string]bool{}
+	key := func(l *litmus.LocRef) string { return fmt.Sprintf("%d:%s", l.Proc, l.Name) }
+	for _, l := range cp.Locations {
+		seen[key(l)] = true
+	}
+	axiom.EachAtom(p, func(a *litmus.AtomProp) {
+		for _, l := range []*litmus.LocRef{a.Loc, a.Val.Loc} {
+			if l != nil && !seen[key(l)] {
+				seen[key(l)] = true
+				cp.Locations = append(cp.Locations, l)
+			}
+		}
+	})
+	return &cp
+}
+
+// compiledProp renames the registers of a proposition over C test's
+// names to the compiled test's.
+func compiledProp(c *kcomp.Compiled, p litmus.Prop) (litmus.Prop, error) {
+	var err error
+	rename := func(l *litmus.LocRef) *litmus.LocRef {
+		if l == nil || l.Proc < 0 {
+			return l
+		}
+		name, ok := c.AsmName(fmt.Sprintf("%d:%s", l.Proc, l.Name))
+		if !ok {
+			if err == nil {
+				err = &PropError{Msg: fmt.Sprintf("%d:%s is not a register of the test compiled for %s", l.Proc, l.Name, c.Target)}
+			}
+			return l
+		}
+		cp := *l
+		cp.Name = name
+		return &cp
+	}
+	var walk func(p litmus.Prop) litmus.Prop
+	walk = func(p litmus.Prop) litmus.Prop {
+		switch p := p.(type) {
+		case *litmus.AtomProp:
+			cp := *p
+			cp.Loc = rename(p.Loc)
+			cp.Val.Loc = rename(p.Val.Loc)
+			return &cp
+		case *litmus.NotProp:
+			cp := *p
+			cp.X = walk(p.X)
+			return &cp
+		case *litmus.ParenProp:
+			cp := *p
+			cp.X = walk(p.X)
+			return &cp
+		case *litmus.BinProp:
+			cp := *p
+			cp.X, cp.Y = walk(p.X), walk(p.Y)
+			return &cp
+		}
+		return p
+	}
+	out := walk(p)
+	return out, err
+}
+
+// cGraph gives a picture of the compiled test's execution the C test's
+// lines, constructs and register names.
+func cGraph(c *kcomp.Compiled, g *report.Graph) {
+	if g == nil {
+		return
+	}
+	for i := range g.Events {
+		e := &g.Events[i]
+		if e.Thread < 0 {
+			continue
+		}
+		if o, ok := c.Origin(e.Thread, e.Pos); ok {
+			e.Line = o.Pos.Line
+			if o.Text != "" {
+				e.Source = o.Text + "  [" + e.Source + "]"
+			}
+		} else {
+			e.Line = 0
+		}
+	}
+	var parts []string
+	for _, b := range strings.Split(strings.TrimSuffix(g.Final, ";"), "; ") {
+		if loc, val, ok := strings.Cut(b, "="); ok {
+			if n, ok := c.CName(loc); ok {
+				loc = n
+			}
+			parts = append(parts, loc+"="+val+";")
+		}
+	}
+	g.Final = strings.Join(parts, " ")
 }

@@ -28,7 +28,8 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory})
+	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory,
+		WitnessFor: opt.WitnessFor, Graphs: opt.Explain})
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +43,7 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	res := axiomResult(t, LKMM, axiomSummary{
 		States: states, Verdict: axiom.Verdict(r.Verdict), Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
+		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Candidates: r.Candidates, Incomplete: r.Incomplete,
 	})
 	res.Stats.Elapsed = time.Since(start)

@@ -45,7 +45,13 @@ with the verdict under each model, and herd7's blocks as well with -v.
 Expectations are read from the test's comments: the kernel's own
 "Result: Never|Sometimes|Always" line is the expected LKMM verdict, and
 "Result-SC:", "Result-TSO:", "Result-PSO:", "Result-LKMM:" give one per
-model (any model name or alias: "Result-AARCH64:", "Result-ARM64-LLSC:"). "Invariant: Holds|Violated" (or "Invariant-TSO: ...") says what the
+model (any model name or alias: "Result-AARCH64:", "Result-ARM64-LLSC:", in
+any case, or the name of a --cat model). An expectation line whose verdict is
+not one of these (nor the kernel collections' "Maybe" and "Flag NAME", which
+expect no verdict), or whose model name is a misspelling of a model's, is an
+input error with a suggestion ("did you mean Never?"), reported once. With
+several models, a Result line for a model outside the run gets one note on
+stderr: nothing checks it. "Invariant: Holds|Violated" (or "Invariant-TSO: ...") says what the
 test's invariant clauses are expected to do; without it a violated invariant
 is a failure. "Result: DEADLOCK" (the kernel's convention) expects that no
 execution reaches the end, as the kernel's judgelitmus.sh reads it: herd's
@@ -59,7 +65,18 @@ but DEADLOCK: Never over nothing checks nothing.
 A name a thread uses as a location (dereferenced, or passed as a pointer)
 that is not a parameter of the thread, not in the init section and not a
 register set earlier is an input error, with a suggestion ("did you mean
-flag?"); an error that every model finds is printed once.
+flag?"). So is a name of the final section (condition, locations, filter)
+that nothing else in the test has: a location no thread accesses and the init
+section does not declare, a register its thread never uses and the init does
+not set, a thread that does not exist. herd7 reads such a location or
+register as a fresh 0, under which a misspelt condition checks nothing;
+--fresh-zero accepts that reading, for tests written for it. Input errors are
+found before any model runs, and printed once whatever --model says.
+
+The summary line of several models counts results: passed (held to an
+expectation and met it), failed, and unjudged (nothing said what to expect:
+no Result line for the model, no invariant it checks). An unjudged verdict
+is not a pass.
 
 The limits hold under every model. The memory cap is on what the whole
 process holds, by the Go runtime's own count (heap, stacks, the runtime's
@@ -84,6 +101,8 @@ Flags:
 	                  included, giving Unknown (default none)
 	--max-memory N    stop a search when the process holds more than N MiB, giving Unknown (default 1536)
 	--allow-unknown   do not fail on Unknown verdicts
+	--fresh-zero      read a location or register only the final section names as herd7
+	                  does, a fresh 0, instead of an input error
 	--jobs N          check N files at a time (default: the number of CPUs)
 	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
 	-v                with several models, also print herd's block for each
@@ -114,6 +133,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var(positive{&o.maxMemory}, "max-memory", "memory cap of the process, in MiB")
 	fs.Var(nonNegative{&o.timeout}, "timeout", "time limit per search")
 	fs.Var(positive{&o.jobs}, "jobs", "files checked at a time (default: the number of CPUs)")
+	fs.BoolVar(&o.freshZero, "fresh-zero", false, "read a location or register that only the final section names as herd7 does, a fresh 0, instead of an error")
 }
 
 func runCheck(ctx context.Context, env *Env, args []string) int {
@@ -163,17 +183,20 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	enc.SetEscapeHTML(false) // "<stdin>", "-fr->" as written
 	checkAll(ctx, env, files, models, f.runOptions, model.Options{}, func(_ int, fr fileResult) {
 		prog.step(fr.file)
-		// An error every model finds (a misspelt location, a thread the
-		// condition names that does not exist) is printed once.
-		seen := map[string]bool{}
+		// An input error (a misspelt location, a thread the condition
+		// names that does not exist, an expectation not understood) is
+		// found before any model runs (model.Resolve), once.
 		if fr.err != nil {
-			printInputError(env, fr.file, fr.err, seen)
+			printInputError(env, fr.file, fr.err)
 			code = max(code, exitUsage)
+		}
+		for _, n := range fr.notes {
+			env.Errorf("%s", n)
 		}
 		for i := range fr.results {
 			mr := &fr.results[i]
 			if mr.err != nil {
-				printInputError(env, fr.file, mr.err, seen)
+				printInputError(env, fr.file, mr.err)
 				if !(multi && kcomp.IsNotCompiled(mr.err)) {
 					code = max(code, exitUsage)
 				}
@@ -211,9 +234,8 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 }
 
 // printInputError prints a parse or meaning error, one line per error,
-// as "litmus: file:line:col: message". With seen not nil, a line already
-// in seen is not printed again.
-func printInputError(env *Env, file string, err error, seen map[string]bool) {
+// as "litmus: file:line:col: message".
+func printInputError(env *Env, file string, err error) {
 	var lines []string
 	var list litmus.ErrorList
 	if errors.As(err, &list) {
@@ -228,12 +250,6 @@ func printInputError(env *Env, file string, err error, seen map[string]bool) {
 		lines = append(lines, msg)
 	}
 	for _, l := range lines {
-		if seen != nil {
-			if seen[l] {
-				continue
-			}
-			seen[l] = true
-		}
 		env.Errorf("%s", l)
 	}
 }
@@ -260,7 +276,7 @@ func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnkn
 		fmt.Fprintf(tw, "\t%s", m)
 	}
 	fmt.Fprintln(tw)
-	pass, fail := 0, 0
+	pass, fail, unjudged := 0, 0, 0
 	for _, fr := range frs {
 		name := fr.file
 		if fr.test != nil {
@@ -289,16 +305,24 @@ func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnkn
 				continue
 			}
 			fmt.Fprintf(tw, "\t%s", cell(mr))
-			if len(mr.problems(allowUnknown)) > 0 {
+			switch {
+			case len(mr.problems(allowUnknown)) > 0:
 				fail++
-			} else {
+			case mr.judged():
 				pass++
+			default:
+				// Nothing said what to expect: a verdict is not a pass.
+				unjudged++
 			}
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d passed, %d failed\n", pass, fail)
+	fmt.Fprintf(w, "\n%d passed, %d failed", pass, fail)
+	if unjudged > 0 {
+		fmt.Fprintf(w, ", %d unjudged (no expectation)", unjudged)
+	}
+	fmt.Fprintln(w)
 }
 
 // resultFor returns fr's result under m, or nil when the test was not
@@ -396,14 +420,34 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 	}
 	if fr.err != nil {
 		msg := fr.err.Error()
-		if len(models) == 0 {
+		switch {
+		case len(models) == 0 && fr.test != nil:
+			models = []model.Model{model.Default(fr.test.Arch)}
+		case len(models) == 0:
 			// --model auto: a file that does not parse has no dialect;
 			// report it under the default model of C tests.
 			models = []model.Model{model.Default(litmus.ArchC)}
+		case len(models) > 1 && fr.test != nil:
+			// Under the models that would have checked it.
+			var ms []model.Model
+			for _, m := range models {
+				if m.Applies(fr.test.Arch) {
+					ms = append(ms, m)
+				}
+			}
+			models = ms
 		}
 		for _, m := range models {
-			_ = enc.Encode(jsonResult{File: fr.file, Test: name, Model: m.String(), Observation: "Error",
-				States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Flags: []string{}, Error: &msg})
+			j := jsonResult{File: fr.file, Test: name, Model: m.String(), Observation: "Error",
+				States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Flags: []string{}, Error: &msg}
+			if fr.test != nil {
+				// A test that parsed but did not resolve: what it asks.
+				j.Kind, j.Condition = model.Condition(fr.test)
+				if e := expectationFor(fr.test.Expectations(), m); e != "" {
+					j.Expected = &e
+				}
+			}
+			_ = enc.Encode(j)
 		}
 		return
 	}

@@ -50,7 +50,7 @@ func runCompile(ctx context.Context, env *Env, args []string) int {
 	}
 	t, err := env.parseArg(args[0], nil)
 	if err != nil {
-		printInputError(env, args[0], err, nil)
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	if t.Arch != litmus.ArchC {
@@ -59,7 +59,7 @@ func runCompile(ctx context.Context, env *Env, args []string) int {
 	}
 	c, err := model.Compile(t, m)
 	if err != nil {
-		printInputError(env, args[0], err, nil)
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	fmt.Fprint(env.Stdout, string(c.Text))

@@ -30,6 +30,7 @@ herd's Ok became No. It is 0 otherwise, and 2 for input errors.
 Flags:
 	--model M       models as for check, a comma-separated list, or all (default all)
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
+	--fresh-zero      herd7's reading of names only the final section uses, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			diffFlags = runOptions{}
@@ -54,7 +55,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	for i, f := range args {
 		t, err := env.parseArg(f, diffFlags.prims)
 		if err != nil {
-			printInputError(env, f, err, nil)
+			printInputError(env, f, err)
 			return exitUsage
 		}
 		tests[i] = t
@@ -64,6 +65,13 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
+	var progs [2]*model.Program
+	for i, t := range tests {
+		if progs[i], err = diffFlags.resolve(t, models); err != nil {
+			printInputError(env, args[i], err)
+			return exitUsage
+		}
+	}
 	opt := diffFlags.modelOptions()
 	opt.NoWitness = true
 	w := env.Stdout
@@ -71,10 +79,10 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	fmt.Fprintf(w, "--- %s (%s)\n+++ %s (%s)\n", args[0], tests[0].Name, args[1], tests[1].Name)
 	for _, m := range models {
 		var rs [2]*model.Result
-		for i, t := range tests {
-			r, err := model.Check(ctx, t, m, opt)
+		for i, p := range progs {
+			r, err := p.Check(ctx, m, opt)
 			if err != nil {
-				printInputError(env, args[i], err, nil)
+				printInputError(env, args[i], err)
 				return exitUsage
 			}
 			rs[i] = r

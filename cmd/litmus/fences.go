@@ -38,6 +38,7 @@ Flags:
 	--model M       models as for check, a comma-separated list, or all (default:
 	                the test's own, as for check)
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
+	--fresh-zero      herd7's reading of names only the final section uses, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			fencesFlags = runOptions{}
@@ -58,7 +59,7 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 	}
 	t, err := env.parseArg(args[0], fencesFlags.prims)
 	if err != nil {
-		printInputError(env, args[0], err, nil)
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	models, err := modelsFor(fencesFlags, t)
@@ -66,13 +67,18 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
+	prog, err := fencesFlags.resolve(t, models)
+	if err != nil {
+		printInputError(env, args[0], err)
+		return exitUsage
+	}
 	opt := fencesFlags.modelOptions()
 	code := exitOK
 	w := env.Stdout
 	for i, m := range models {
-		rep, err := model.Fences(ctx, t, m, opt)
+		rep, err := prog.Fences(ctx, m, opt)
 		if err != nil {
-			printInputError(env, args[0], err, nil)
+			printInputError(env, args[0], err)
 			return exitUsage
 		}
 		if i > 0 {

@@ -60,7 +60,7 @@ func runFmt(_ context.Context, env *Env, args []string) int {
 		}
 		t, err := litmus.Parse(name, src)
 		if err != nil {
-			printInputError(env, file, err, nil)
+			printInputError(env, file, err)
 			code = exitUsage
 			continue
 		}

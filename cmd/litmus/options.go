@@ -32,6 +32,9 @@ type runOptions struct {
 	timeout   time.Duration
 	maxMemory int // MiB
 	jobs      int
+	// freshZero is --fresh-zero: herd7's reading of a final section
+	// naming a location or register the test does not otherwise have.
+	freshZero bool
 
 	// prims is the primitive table of the kernel tree's macro file
 	// (linux-kernel.def beside --model-dir's model, or named by a --cat
@@ -117,6 +120,18 @@ func (o *runOptions) modelOptions() model.Options {
 	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem}
 }
 
+// resolve checks t's names and expectations once for every model of the
+// run (model.Resolve): an input error is found, and printed, once.
+func (o *runOptions) resolve(t *litmus.Test, models []model.Model) (*model.Program, error) {
+	var files []model.Model
+	for _, m := range models {
+		if m.FromFiles() {
+			files = append(files, m)
+		}
+	}
+	return model.Resolve(t, model.ResolveOptions{FreshZero: o.freshZero, Models: files})
+}
+
 // parseModels turns --model into a list: one name, a comma-separated
 // list, or "all" for every model this build runs.
 func parseModels(s string) ([]model.Model, error) {
@@ -200,8 +215,51 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 type fileResult struct {
 	file    string
 	test    *litmus.Test
-	err     error // parse error (a litmus.ErrorList) or read error
+	err     error // parse or resolve error (a litmus.ErrorList), or read error
 	results []modelResult
+	// notes are the expectation lines for models outside the run,
+	// "file:line:col: ..." (unrunExpectations).
+	notes []string
+}
+
+// unrunExpectations returns a note for each expectation line of t whose
+// model is not among models: nothing checks it in this run. A line that
+// names no model at all is an error (model.Resolve), not a note.
+func unrunExpectations(t *litmus.Test, models []model.Model) []string {
+	var notes []string
+	for _, e := range t.ExpectationLines() {
+		pos := t.File.Position(e.Pos)
+		line := "Result"
+		var m model.Model
+		if e.Model == "" {
+			m = model.LKMM
+		} else {
+			line += "-" + e.Model
+			var err error
+			if m, err = model.ParseModel(e.Model); err != nil {
+				if !model.ExpectModel(e.Model, models) {
+					notes = append(notes, fmt.Sprintf("%s: note: %s: not checked: no model of this run is named %s", pos, line, e.Model))
+				}
+				continue
+			}
+		}
+		why := fmt.Sprintf("%s is not among the models of this run", m)
+		for _, r := range models {
+			switch {
+			case (r == m || e.Model == "" && isLKMM(r)) && r.Applies(t.Arch):
+				why = ""
+			case r == m:
+				why = fmt.Sprintf("%s does not read %s tests", m, t.Arch)
+			}
+			if why == "" {
+				break
+			}
+		}
+		if why != "" {
+			notes = append(notes, fmt.Sprintf("%s: note: %s: not checked: %s", pos, line, why))
+		}
+	}
+	return notes
 }
 
 // modelResult is one test under one model.
@@ -238,6 +296,17 @@ func (m *modelResult) verdictOK() (ok, has bool) {
 		return m.vacuous(), true
 	}
 	return m.res.Verdict.String() == m.expect && !m.vacuous(), true
+}
+
+// judged reports whether the result was held to an expectation: a
+// verdict one (a Result line for its model, or DEADLOCK), or invariant
+// clauses the model checked. A result that meets no problem but was
+// judged by nothing is not a pass.
+func (m *modelResult) judged() bool {
+	if _, has := m.verdictOK(); has {
+		return true
+	}
+	return m.res != nil && m.res.InvariantsChecked && m.hasInvariants
 }
 
 // expectDeadlock reports whether the test expects "Result: DEADLOCK".
@@ -420,7 +489,7 @@ func expectationFor(exp map[string]string, m model.Model) string {
 	case "Never", "Sometimes", "Always", "DEADLOCK":
 		return v
 	}
-	return ""
+	return "" // none, or one that judges no verdict (Maybe, Flag)
 }
 
 // checkFile parses one file and runs it under every model.
@@ -435,11 +504,19 @@ func checkFile(ctx context.Context, env *Env, file string, models []model.Model,
 		return fr
 	}
 	fr.test = t
+	prog, err := opt.resolve(t, models)
+	if err != nil {
+		fr.err = err
+		return fr
+	}
 	exp := t.Expectations()
 	inv := invariantExpectations(t)
 	race := expectsDataRace(t)
 	if len(models) == 0 {
 		models = []model.Model{model.Default(t.Arch)}
+	}
+	if len(models) > 1 {
+		fr.notes = unrunExpectations(t, models)
 	}
 	for _, m := range models {
 		if !m.Applies(t.Arch) && len(models) > 1 {
@@ -455,7 +532,7 @@ func checkFile(ctx context.Context, env *Env, file string, models []model.Model,
 		}
 		o := opt.modelOptions()
 		o.NoWitness, o.Plain, o.WitnessFor = mopt.NoWitness, mopt.Plain, mopt.WitnessFor
-		mr.res, mr.err = model.Check(ctx, t, m, o)
+		mr.res, mr.err = prog.Check(ctx, m, o)
 		fr.results = append(fr.results, mr)
 	}
 	return fr

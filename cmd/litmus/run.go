@@ -217,9 +217,19 @@ func runHW(ctx context.Context, env *Env, args []string) int {
 func runHWFile(ctx context.Context, env *Env, file string, models []model.Model, f runHWOptions, o harness.Options, arch, machine string, enc *json.Encoder, sep bool) int {
 	t, err := litmus.ParseFile(file)
 	if err != nil {
-		printInputError(env, file, err, nil)
+		printInputError(env, file, err)
 		if f.json {
 			writeRunJSONError(enc, file, "", arch, err)
+		}
+		return exitUsage
+	}
+	// An input error (a misspelt name, an expectation not understood) is
+	// found once, before any model or the hardware runs.
+	prog, err := model.Resolve(t, model.ResolveOptions{Models: models})
+	if err != nil {
+		printInputError(env, file, err)
+		if f.json {
+			writeRunJSONError(enc, file, t.Name, arch, err)
 		}
 		return exitUsage
 	}
@@ -237,16 +247,16 @@ func runHWFile(ctx context.Context, env *Env, file string, models []model.Model,
 			continue // the kernel's model speaks about C code
 		}
 		mc := &modelCheck{model: m}
-		mc.res, mc.err = model.Check(ctx, t, m, model.Options{MaxStates: f.maxStates, Timeout: f.modelTimeout, NoWitness: true})
+		mc.res, mc.err = prog.Check(ctx, m, model.Options{MaxStates: f.maxStates, Timeout: f.modelTimeout, NoWitness: true})
 		if mc.err != nil && explicit {
-			printInputError(env, file, mc.err, nil)
+			printInputError(env, file, mc.err)
 			code = exitUsage
 		}
 		checks = append(checks, mc)
 	}
 	res, err := harness.Run(ctx, t, o)
 	if err != nil {
-		printInputError(env, file, err, nil)
+		printInputError(env, file, err)
 		if f.json {
 			writeRunJSONError(enc, file, t.Name, arch, err)
 		}

@@ -123,6 +123,18 @@ func (c *Compiled) CName(loc string) (string, bool) {
 	return n, ok
 }
 
+// AsmName returns the compiled test's name of a C register ("0:r0" is
+// "0:X5"), for a register the final section observes.
+func (c *Compiled) AsmName(cloc string) (string, bool) {
+	for k, v := range c.cnames {
+		if v == cloc {
+			_, reg, _ := strings.Cut(k, ":")
+			return reg, true
+		}
+	}
+	return "", false
+}
+
 // NotCompiledError is a C test the compiler cannot compile for a target:
 // a primitive the kernel's mapping has no instructions for (RCU's grace
 // periods, SRCU), or a construct of the test this compiler does not
@@ -157,12 +169,9 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 		l.Add(t.File.Position(t.Pos()), fmt.Sprintf("%d threads; at most 64 are supported", len(t.Procs)))
 		return nil, l
 	}
-	// A misspelt location is an error, as under every other model
-	// (litmus.ResolveNames), not a register holding 0 whose accesses
-	// drop every execution.
-	if errs := litmus.ResolveNames(t); len(errs) > 0 {
-		return nil, errs
-	}
+	// Names were resolved before any engine ran (model.Resolve): a
+	// misspelt location is an error there, not a register holding 0
+	// whose accesses drop every execution.
 	be := backends[tg.Dialect]
 	if be == nil {
 		return nil, fmt.Errorf("no code generator for %s", tg.Dialect)
