@@ -9,7 +9,9 @@ import (
 
 // TestArithmeticOneSemantics: one C program computes the same values
 // under every model, with the C types' widths as the kernel compiles
-// them (model/ctype): int wraps at 32 bits, long at 64. INT64_MAX + 1 was
+// them (model/ctype): int wraps at 32 bits, long at 64 (2^62-1 doubled
+// plus 2 is INT64_MAX + 1: herd reads AArch64 integers as 63-bit, so
+// INT64_MAX itself cannot be an immediate). INT64_MAX + 1 was
 // -2^63 under sc/lkmm but 0 under the architectures (their registers
 // printed as herd's 32-bit int), and INT_MAX + 1 was 2^31 under sc/lkmm
 // (int as 64 bits) but -2^31 under the architectures, where a long
@@ -23,8 +25,9 @@ P0(int *x, long *y)
 	int r1;
 	long r2;
 	int r3;
-	r0 = 9223372036854775807;
-	r0 = r0 + 1;
+	r0 = 4611686018427387903;
+	r0 = r0 + r0;
+	r0 = r0 + 2;
 	r1 = 2147483647;
 	r1 = r1 + 1;
 	r2 = 2147483647;

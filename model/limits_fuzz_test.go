@@ -49,6 +49,7 @@ func FuzzLimits(f *testing.F) {
 			return
 		}
 		const d = 100 * time.Millisecond
+		debug.FreeOSMemory() // what earlier inputs and tests took
 		capBytes := limit.Held() + 128<<20
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(capBytes)))
 		peak := watchPeak()
