@@ -208,6 +208,11 @@ func (p *parser) checkCall(c *CallExpr) {
 			p.error(c.Fun.Pos(), msg)
 			return
 		}
+		if _, builtin := Lookup(name); !found && builtin {
+			// The macro file's table replaces the built-in one.
+			p.error(c.Fun.Pos(), "unknown function "+name+": the macro file the test is parsed with (a kernel tree's linux-kernel.def) does not define it, though litmus's built-in table does")
+			return
+		}
 		if !found {
 			msg := "unknown function " + name
 			if s := suggest(name); s != "" {

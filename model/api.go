@@ -204,6 +204,10 @@ func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, 
 	if !Supported(m) {
 		return nil, fmt.Errorf("%s: %w", m, ErrNotSupported)
 	}
+	if m.k != kCat && (opt.SkipAll || len(opt.SkipChecks) > 0) {
+		// herd's -skipchecks and -through act on a cat model's checks.
+		return nil, fmt.Errorf("%s: the %s model is an engine, not a cat model: herd7's -skipchecks and -through apply to cat models (--cat FILE, --model-dir DIR for the LKMM's own checks, aarch64, riscv, ppc)", t.Name, m)
+	}
 	if m == LKMM {
 		return checkLKMM(ctx, t, opt)
 	}

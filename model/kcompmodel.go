@@ -12,7 +12,6 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
-	"github.com/litmus-dev/litmus/model/cat/interp"
 	"github.com/litmus-dev/litmus/model/kcomp"
 	"github.com/litmus-dev/litmus/model/report"
 )
@@ -53,7 +52,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
-	p, err := arch.Program(c.Test, arch.Options{Budget: b})
+	p, err := arch.Program(c.Test, arch.Options{Budget: b, LoopBound: opt.LoopBound})
 	if err != nil {
 		if errors.As(err, &ex) {
 			return limitedResult(t, m, ex.Reason), nil
@@ -65,8 +64,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain,
-		WitnessFor: witnessFor, Graphs: opt.Explain})
+	r, err := cm.Check(ctx, p, catCheckOptions(maxCand, opt, witnessFor))
 	if err != nil {
 		return nil, err
 	}

@@ -95,6 +95,12 @@ Flags:
 	                  aarch64-llsc, riscv, ppc, and their aliases), a comma-separated
 	                  list, or all (default: tso for C and X86 tests, the architecture's
 	                  model for AArch64, RISCV and PPC tests, lkmm for LISA tests)
+	--cat FILE        also check under the cat model in FILE, a .cat or herd's .cfg
+	                  (repeatable; 'litmus help models', docs/cat.md)
+	-I DIR            a directory searched for the files a --cat model includes (repeatable)
+	--model-dir DIR   also check under the LKMM of a kernel tree: DIR is its
+	                  tools/memory-model (linux-kernel.cfg, .bell, .cat, lock.cat), and its
+	                  linux-kernel.def replaces the built-in table of C primitives
 	--json            print JSON Lines, one object per test and model (see 'litmus help json')
 	--max-states N    stop a search after N distinct states (lkmm: N candidate executions), giving Unknown (default 5000000)
 	--timeout D       stop each model's check of a test after duration D (e.g. 30s), set-up
@@ -107,7 +113,7 @@ Flags:
 	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
 	-v                with several models, also print herd's block for each
 	--progress        show a progress bar on stderr (default: when stderr is a terminal and there are many files)
-`,
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &checkFlags
 			*f = checkOptions{}
@@ -134,6 +140,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var(nonNegative{&o.timeout}, "timeout", "time limit per search")
 	fs.Var(positive{&o.jobs}, "jobs", "files checked at a time (default: the number of CPUs)")
 	fs.BoolVar(&o.freshZero, "fresh-zero", false, "read a location or register that only the final section names as herd7 does, a fresh 0, instead of an error")
+	addHerdFlags(fs, o)
 }
 
 func runCheck(ctx context.Context, env *Env, args []string) int {
@@ -459,6 +466,14 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 		}
 		if fr.test != nil && fr.test.Arch == litmus.ArchC {
 			j.PrimitivesSHA256 = primsHash
+		}
+		if mr.err != nil && len(models) > 1 && kcomp.IsNotCompiled(mr.err) {
+			// Under several models, as the text's n/a: an architecture
+			// model that does not apply to the test, not an error.
+			j.Observation, j.Reason = "n/a", mr.err.Error()
+			j.Kind, j.Condition = model.Condition(fr.test)
+			_ = enc.Encode(j)
+			continue
 		}
 		if mr.err != nil {
 			msg := mr.err.Error()

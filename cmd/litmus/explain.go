@@ -66,8 +66,9 @@ Flags:
 	--png FILE      also render the picture as PNG (needs Graphviz's dot)
 	--cat FILE, -I DIR, --model-dir DIR   models as data, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
+	--jobs N        as for check (one file: no effect)
 	--fresh-zero      herd7's reading of names only the final section uses, as for check
-`,
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags
 			// Reset everything, the repeatable --cat and -I too: the

@@ -30,8 +30,14 @@ type runOptions struct {
 	modelDir  string   // --model-dir
 	maxStates int
 	timeout   time.Duration
-	maxMemory int // MiB
-	jobs      int
+	// herd7's options (herdflags.go): -unroll, -through, -skipchecks,
+	// -variant.
+	loopBound  int
+	skipAll    bool
+	skipChecks []string
+	variants   []string
+	maxMemory  int // MiB
+	jobs       int
 	// freshZero is --fresh-zero: herd7's reading of a final section
 	// naming a location or register the test does not otherwise have.
 	freshZero bool
@@ -59,6 +65,15 @@ func (o *runOptions) loadPrims() error {
 		}
 	}
 	var def string
+	if o.modelDir != "" {
+		// A kernel tree without linux-kernel.cfg: its linux-kernel.def,
+		// as the kernel's cfg names it (model.LoadKernel).
+		if _, err := os.Stat(cfgs[0]); os.IsNotExist(err) {
+			if d := filepath.Join(o.modelDir, "linux-kernel.def"); fileExists(d) {
+				def = d
+			}
+		}
+	}
 	for _, cfg := range cfgs {
 		d, err := macrosOf(cfg)
 		if err != nil {
@@ -117,19 +132,25 @@ func (o *runOptions) modelOptions() model.Options {
 		mem = model.DefaultMaxMemory
 	}
 	debug.SetMemoryLimit(int64(mem))
-	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem}
+	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem,
+		LoopBound: o.loopBound, SkipAll: o.skipAll, SkipChecks: o.skipChecks}
 }
 
 // resolve checks t's names and expectations once for every model of the
 // run (model.Resolve): an input error is found, and printed, once.
 func (o *runOptions) resolve(t *litmus.Test, models []model.Model) (*model.Program, error) {
+	return model.Resolve(t, model.ResolveOptions{FreshZero: o.freshZero, Models: fileModels(models)})
+}
+
+// fileModels are the models of models read from files.
+func fileModels(models []model.Model) []model.Model {
 	var files []model.Model
 	for _, m := range models {
 		if m.FromFiles() {
 			files = append(files, m)
 		}
 	}
-	return model.Resolve(t, model.ResolveOptions{FreshZero: o.freshZero, Models: files})
+	return files
 }
 
 // parseModels turns --model into a list: one name, a comma-separated
@@ -187,6 +208,9 @@ func modelsFor(o runOptions, t *litmus.Test) ([]model.Model, error) {
 
 // catModels loads the models named by --cat and --model-dir.
 func catModels(o runOptions) ([]model.Model, error) {
+	if err := o.checkVariants(); err != nil {
+		return nil, err
+	}
 	var ms []model.Model
 	if o.modelDir != "" {
 		m, err := model.LoadKernel(o.modelDir)
@@ -195,8 +219,16 @@ func catModels(o runOptions) ([]model.Model, error) {
 		}
 		ms = append(ms, m)
 	}
+	base := map[string]int{}
 	for _, f := range o.cats {
-		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes})
+		base[filepath.Base(f)]++
+	}
+	for _, f := range o.cats {
+		name := "" // the file's base name, or the path as given when two share it
+		if base[filepath.Base(f)] > 1 {
+			name = f
+		}
+		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes, Name: name, Variants: o.variants})
 		if err != nil {
 			return nil, err
 		}
@@ -467,6 +499,12 @@ func isLKMM(m model.Model) bool {
 // Result-<MODEL> line, or for LKMM the kernel's plain Result line.
 func expectationFor(exp map[string]string, m model.Model) string {
 	v := exp[strings.ToUpper(m.String())]
+	if v == "" && m.FromFiles() {
+		// A model from files is named by its file (armlite.cat); its
+		// Result line names it without the extension (Result-ARMLITE).
+		n := filepath.Base(m.String())
+		v = exp[strings.ToUpper(strings.TrimSuffix(n, filepath.Ext(n)))]
+	}
 	if v == "" {
 		// A model's other name: Result-ARM64 for aarch64.
 		for _, k := range slices.Sorted(maps.Keys(exp)) {
@@ -622,4 +660,9 @@ func (v nonNegative) Set(s string) error {
 	}
 	*v.p = d
 	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
