@@ -65,6 +65,12 @@ func runFmt(_ context.Context, env *Env, args []string) int {
 			continue
 		}
 		out := litmus.Format(t)
+		if t.Code != nil {
+			// A code test's kernel C is printed as written: fmt checks
+			// it and leaves it (compile --model lkmm prints it
+			// flattened).
+			out = src
+		}
 		changed := !bytes.Equal(src, out)
 		if fmtFlags.list && changed {
 			fmt.Fprintln(env.Stdout, file)

@@ -131,9 +131,12 @@ func (riscv) jump(l string) string   { return "j " + l }
 
 func (riscv) li(d string, v int64) []string { return []string{fmt.Sprintf("li %s,%d", d, v)} }
 
-// rvNonZeroOf sets d to x != 0, through x30 and x31 (x is neither).
+// rvNonZeroOf sets d to x != 0: "snez d,x", unsigned 0 < x, which also
+// holds for x an address (a pointer tested against NULL, as in "wq &&
+// waitqueue_active(&wq->wait)"), where the signed comparisons it used to
+// make have no value.
 func rvNonZeroOf(d, x string) []string {
-	return []string{"slt x30,x0," + x, "slt x31," + x + ",x0", "or " + d + ",x30,x31"}
+	return []string{"sltu " + d + ",x0," + x}
 }
 
 func (riscv) unary(op, d, x string) []string {
