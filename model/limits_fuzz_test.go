@@ -90,7 +90,6 @@ func FuzzLimits(f *testing.F) {
 	})
 }
 
-func allModels() []Model { return append(Models(), ArchModels()...) }
 
 // watchPeak samples the memory the process holds until the function it
 // returns is called, which returns the largest figure seen.
