@@ -90,7 +90,6 @@ func FuzzLimits(f *testing.F) {
 	})
 }
 
-
 // watchPeak samples the memory the process holds until the function it
 // returns is called, which returns the largest figure seen.
 func watchPeak() func() uint64 {
