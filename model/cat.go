@@ -92,6 +92,10 @@ func (o CatOptions) name(file string) string {
 	return filepath.Base(file)
 }
 
+// ReadModelFile reads a model file (cat, bell, cfg, def), refusing more
+// than 8 MiB as tests are refused (litmus.MaxSize).
+func ReadModelFile(path string) ([]byte, error) { return interp.ReadFile(path) }
+
 // LoadCat reads the cat model in file, with its includes. It checks
 // assembly tests of the architectures litmus has a semantics for; with a
 // bell (LoadKernel) also C tests.
@@ -183,14 +187,14 @@ func (c *catModel) reads(t *litmus.Test) error {
 // assembly test, or a C test under a model from files, with or without
 // a bell): t's own events under the model.
 func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
-	cm, err := m.cat.model()
-	if err != nil {
-		return nil, err
-	}
 	// One budget bounds the whole check, in every loop of the semantics,
 	// the domains, the combinations and the relations: the time limit,
 	// ctx and the memory cap, with the reason in words.
 	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
+	cm, err := m.cat.model()
+	if err != nil {
+		return nil, err
+	}
 	var p *axiom.Program
 	if t.Arch == litmus.ArchC {
 		p, err = lkmm.ProgramLimited(t, opt.LoopBound, b)

@@ -99,3 +99,20 @@ func TestCatModelEdited(t *testing.T) {
 	_, h2 := edited.CatInfo()
 	require.NotEqual(t, h1, h2)
 }
+
+// TestModelFilesBounded: a model file is read as a test is, at most
+// 8 MiB: --cat /dev/zero used to grow the process to 4.46 GB, and an
+// include of a huge file the same.
+func TestModelFilesBounded(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		_, err := LoadCat("/dev/zero", CatOptions{})
+		require.EqualError(t, err, "/dev/zero: more than 8 MiB; litmus reads model files up to 8 MiB")
+	}
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.cat")
+	require.NoError(t, os.WriteFile(big, make([]byte, 8<<20+1), 0o644))
+	main := filepath.Join(dir, "main.cat")
+	require.NoError(t, os.WriteFile(main, []byte("\"m\"\ninclude \"big.cat\"\n"), 0o644))
+	_, err := LoadCat(main, CatOptions{})
+	require.ErrorContains(t, err, "big.cat: more than 8 MiB; litmus reads model files up to 8 MiB")
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -23,6 +22,11 @@ import (
 // under the C test's names (the registers the C registers were given are
 // renamed), and an explanation names the kernel primitive of each event.
 func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	// The budget of every other cat-model check (checkCat): the time
+	// limit, ctx and the memory cap bound the compilation, the compiled
+	// test's semantics and the model's search alike, and a limit hit is
+	// an Unknown with the limit in words.
+	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	src := t
 	if opt.WitnessFor != nil {
 		// The compiled test must observe what the proposition names:
@@ -30,7 +34,11 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 		// (the states are projected back on t's own below).
 		src = observing(t, opt.WitnessFor)
 	}
-	c, err := kcomp.Compile(src, *m.cat.target, kcomp.Options{})
+	var ex *limit.Exceeded
+	c, err := kcomp.Compile(src, *m.cat.target, kcomp.Options{Budget: b})
+	if errors.As(err, &ex) {
+		return limitedResult(t, m, ex.Reason), nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -44,14 +52,8 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
-	// The budget of every other cat-model check (checkCat): the time
-	// limit, ctx and the memory cap bound the compiled test's semantics
-	// and the model's search alike, and a limit hit is an Unknown with
-	// the limit in words.
-	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	p, err := arch.Program(c.Test, arch.Options{Budget: b, LoopBound: opt.LoopBound})
 	if err != nil {
-		var ex *limit.Exceeded
 		if errors.As(err, &ex) {
 			return limitedResult(t, m, ex.Reason), nil
 		}
@@ -127,7 +129,7 @@ func cStates(c *kcomp.Compiled, t *litmus.Test, p *axiom.Program, sts []axiom.St
 		}
 		out = append(out, cs)
 	}
-	sort.Slice(out, func(i, j int) bool { return ce.StateLess(out[i], out[j]) })
+	ce.SortStates(out)
 	// A test compiled to observe more (observing) has states that differ
 	// only in what t does not observe: one of each is kept.
 	return slices.CompactFunc(out, func(a, b axiom.State) bool { return slices.Equal(a, b) }), nil

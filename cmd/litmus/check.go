@@ -103,7 +103,8 @@ Flags:
 	                  linux-kernel.def replaces the built-in table of C primitives
 	--json            print JSON Lines, one object per test and model (see 'litmus help json')
 	--max-states N    stop a search after N distinct states (lkmm: N candidate executions), giving Unknown (default 5000000)
-	--timeout D       stop a search after duration D (e.g. 30s), giving Unknown (default none)
+	--timeout D       stop each model's check of a test after duration D (e.g. 30s), set-up
+	                  included, giving Unknown (default none)
 	--max-memory N    stop a search when the process holds more than N MiB, giving Unknown (default 1536)
 	--allow-unknown   do not fail on Unknown verdicts
 	--fresh-zero      read a location or register only the final section names as herd7

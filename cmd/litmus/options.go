@@ -90,7 +90,7 @@ func (o *runOptions) loadPrims() error {
 	if def == "" {
 		return nil
 	}
-	src, err := os.ReadFile(def)
+	src, err := model.ReadModelFile(def)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (o *runOptions) loadPrims() error {
 // macrosOf returns the macro file a herd .cfg names (its "macros" line),
 // beside it; "" when it names none or the .cfg does not exist.
 func macrosOf(cfg string) (string, error) {
-	src, err := os.ReadFile(cfg)
+	src, err := model.ReadModelFile(cfg)
 	if os.IsNotExist(err) {
 		return "", nil
 	}

@@ -30,6 +30,9 @@ type search struct {
 	acc    []Set // acc[i]: pairs written by the traces chosen for threads < i
 	future []Set // future[i]: pairs some trace of a thread >= i writes
 	states map[string]State
+	// stateBytes estimates the memory of the final states this search
+	// (a worker: over all its prefixes) has found, for poll.
+	stateBytes uint64
 	// dom are the value domains of the run, as package axiom's values;
 	// flow and src are the current execution's FlowExec and rf sources,
 	// for herd's value equations (axiom.FlowExec.ThinAir).
@@ -198,7 +201,11 @@ func (s *search) admits(acc Set, tr *trace, i int) bool {
 func (s *search) poll() bool {
 	s.steps++
 	if s.steps&1023 == 0 && s.stopErr == nil {
-		if err := s.b.Err(); err != nil {
+		// The final states are copied when the search ends (the
+		// workers' merged, sorted, printed): the cap keeps room for
+		// that, so that it holds for the whole run, not only the
+		// search (a 32-thread ring reached 2.69 GB against 1.5 GiB).
+		if err := s.b.Reserve(2*s.stateBytes, "collecting and printing the final states found"); err != nil {
 			s.stopErr = err
 		} else if s.stop != nil && s.stop.Load() {
 			s.stopErr = errHalted
@@ -377,7 +384,9 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	}
 	s.keyBuf = s.cond.Key(fin, s.keyBuf[:0])
 	if _, seen := s.states[string(s.keyBuf)]; !seen {
-		s.states[string(s.keyBuf)] = s.cond.Observe(fin)
+		st := s.cond.Observe(fin)
+		s.states[string(s.keyBuf)] = st
+		s.stateBytes += uint64(len(s.keyBuf) + 64*len(st) + 48)
 	}
 }
 
@@ -462,7 +471,7 @@ func (s *search) finish() {
 	for _, k := range keys {
 		sts = append(sts, s.states[k])
 	}
-	sort.Slice(sts, func(i, j int) bool { return s.cond.StateLess(sts[i], sts[j]) })
+	s.cond.SortStates(sts)
 	r.States = sts
 	for f := range s.flags {
 		r.Flags = append(r.Flags, f)

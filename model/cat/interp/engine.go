@@ -558,7 +558,7 @@ func (s *search) finish() {
 	for _, st := range s.states {
 		sts = append(sts, st)
 	}
-	sort.Slice(sts, func(i, j int) bool { return s.ce.StateLess(sts[i], sts[j]) })
+	s.ce.SortStates(sts)
 	r.States = sts
 	for f := range s.flags {
 		r.Flags = append(r.Flags, f)

@@ -100,8 +100,18 @@ func (m *Model) putRunner(r *runner) {
 	for _, wr := range r.withs {
 		wr.fl, wr.walk = nil, productWalk{}
 	}
+	if r.al.Words() > maxPooledWords {
+		// A large execution's arena is let go rather than kept for
+		// the next search, whose memory cap it would count against
+		// (the process is capped as a whole): 20,000 smp_mb() left
+		// 800 MiB held after their check.
+		return
+	}
 	m.runners.Put(r)
 }
+
+// maxPooledWords bounds the arena of a runner kept for reuse: 8 MiB.
+const maxPooledWords = 1 << 20
 
 func newRunner(m *Model) *runner {
 	r := &runner{ev: &evaluator{m: m, tags: m.tags, ids: new(int)}, m: m, g: newGlobals(m), al: &axiom.Arena{}}

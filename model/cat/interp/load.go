@@ -11,7 +11,9 @@ package interp
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -186,7 +188,7 @@ type hashWriter struct{ parts []string }
 
 // Load reads the cat model at path.
 func Load(path string, opt Options) (*Model, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +220,7 @@ func load(path string, src []byte, opt Options) (*Model, error) {
 		return nil, err
 	}
 	if opt.Bell != "" {
-		b, err := os.ReadFile(opt.Bell)
+		b, err := ReadFile(opt.Bell)
 		if err != nil {
 			return nil, err
 		}
@@ -259,8 +261,12 @@ func (ld *loader) find(name, dir string) ([]byte, string, error) {
 			continue
 		}
 		p := filepath.Join(d, name)
-		if b, err := os.ReadFile(p); err == nil {
+		b, err := ReadFile(p)
+		if err == nil {
 			return b, p, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, "", err
 		}
 	}
 	if b, err := fs.ReadFile(lib.FS, name); err == nil {
@@ -440,7 +446,7 @@ func (m *Model) procFree(p *cat.Procedure) []string {
 // "model", "bell" and "variant" lines, with file names relative to the
 // configuration's directory.
 func LoadConfig(path string, opt Options) (*Model, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -487,4 +493,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// MaxFileSize is the size of the largest model file (cat, bell, cfg,
+// def) litmus reads: 8 MiB, as for tests (litmus.MaxSize). herd's own
+// models are tens of kilobytes; the bound keeps a wrong argument
+// (--cat /dev/zero) from filling the memory before the parser sees it.
+const MaxFileSize = litmus.MaxSize
+
+// ReadFile reads the model file at path, refusing more than
+// MaxFileSize bytes.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxFileSize {
+		return nil, fmt.Errorf("%s: more than %d MiB; litmus reads model files up to %d MiB", path, MaxFileSize>>20, MaxFileSize>>20)
+	}
+	return src, nil
 }
