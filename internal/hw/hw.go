@@ -84,8 +84,20 @@ func Lines[T any](n int) []T {
 	if n > 0 && uintptr(unsafe.Pointer(&s[0]))%CacheLine != 0 {
 		panic("hw.Lines: allocation not line aligned")
 	}
+	if n > 0 && m*size >= hugePage {
+		// The kernel's objects live in its direct map, mapped with
+		// huge pages: a benchmark that walks a large set of them must
+		// not pay a TLB miss the kernel does not. Asked before the
+		// memory is first written (a fresh span from the OS is not
+		// touched by make), so the pages come huge where the system
+		// allows (transparent_hugepage "madvise" or "always").
+		adviseHuge(unsafe.Pointer(&s[0]), uintptr(m*size))
+	}
 	return s
 }
+
+// hugePage is the size from which Lines asks for huge pages.
+const hugePage = 2 << 20
 
 func defaultCPUs() []int {
 	cpus := make([]int, runtime.NumCPU())
