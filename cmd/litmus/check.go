@@ -434,8 +434,8 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 			j.HerdOk = &ok
 		}
 		j.Positive, j.Negative = r.Positive, r.Negative
-		for _, s := range r.States {
-			j.States = append(j.States, s.String())
+		for i := 0; i < r.States.Len(); i++ {
+			j.States = append(j.States, r.States.Line(i))
 		}
 		if mr.expect != "" {
 			e := mr.expect

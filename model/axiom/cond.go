@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // Final is the final state of one execution: the value of each location
@@ -253,18 +254,81 @@ func (c *CondEval) Ok(pos, neg int) bool {
 	return pos > 0
 }
 
-// observe projects a final state onto the observed locations.
+// Observe projects a final state onto the observed locations.
 func (c *CondEval) Observe(f Final) State {
 	st := make(State, len(c.Observed))
 	for i, o := range c.Observed {
-		v := c.Value(o, f)
-		if c.p.Unsigned != nil && !v.IsAddr() && v.N < 0 && c.p.Unsigned(o.Th, c.regName(o)) {
-			st[i] = Binding{Loc: c.keys[i], Val: strconv.FormatUint(uint64(v.N), 10)}
-			continue
-		}
-		st[i] = Binding{Loc: c.keys[i], Val: v.Format(c.p.Names)}
+		st[i] = Binding{Loc: c.keys[i], Val: c.print(i, c.Value(o, f))}
 	}
 	return st
+}
+
+// print returns herd's text of v, the value of observed location i.
+func (c *CondEval) print(i int, v Val) string {
+	o := c.Observed[i]
+	if c.p.Unsigned != nil && !v.IsAddr() && v.N < 0 && c.p.Unsigned(o.Th, c.regName(o)) {
+		return strconv.FormatUint(uint64(v.N), 10)
+	}
+	return v.Format(c.p.Names)
+}
+
+// Finals collects the distinct observed final states of a search, packed
+// (report.StateSet): a state costs its information size, not a string
+// per location.
+type Finals struct {
+	c   *CondEval
+	set *report.StateSet[Val]
+	row []Val
+}
+
+// NewFinals returns an empty collection of c's final states.
+func (c *CondEval) NewFinals() *Finals {
+	return &Finals{c: c, set: report.NewStateSet[Val](len(c.Observed)), row: make([]Val, len(c.Observed))}
+}
+
+// Add adds f's observed state and reports whether it was new.
+func (fs *Finals) Add(f Final) bool {
+	for i, o := range fs.c.Observed {
+		fs.row[i] = fs.c.Value(o, f)
+	}
+	return fs.set.Add(fs.row)
+}
+
+// Merge adds the states of o, which is empty afterwards.
+func (fs *Finals) Merge(o *Finals) {
+	o.set.Each(func(row []Val) { fs.set.Add(row) })
+	o.set = report.NewStateSet[Val](len(fs.c.Observed))
+}
+
+// Len returns the number of distinct states added.
+func (fs *Finals) Len() int { return fs.set.Len() }
+
+// Bytes returns roughly what the collection holds.
+func (fs *Finals) Bytes() uint64 { return fs.set.Bytes() }
+
+// States returns the states in herd's order; fs is empty afterwards.
+func (fs *Finals) States() report.States {
+	c := fs.c
+	printed := func(col int, v Val) string { return c.print(col, v) }
+	return fs.set.States(c.keys,
+		func(col int, v Val) report.Value { return ReportValue(printed(col, v)) },
+		func(col int, a, b Val) bool { return c.valLess(printed(col, a), printed(col, b)) })
+}
+
+// ReportValue reads a value as herd prints it: an integer, or else a
+// name (a location, "x+4", a symbolic S<n>, an unsigned value above
+// 2^63-1), as every axiomatic model's Result holds it.
+func ReportValue(s string) report.Value {
+	if n, err := strconv.ParseInt(s, 0, 64); err == nil {
+		return report.Value{Int: n}
+	}
+	return report.Value{Sym: s}
+}
+
+// ValueLess orders two values of one location of a Result as herd does
+// (StateLess, location by location).
+func (c *CondEval) ValueLess(a, b report.Value) bool {
+	return c.valLess(a.String(), b.String())
 }
 
 // key appends a compact encoding of the observed values of f to buf.
@@ -277,34 +341,41 @@ func (c *CondEval) Key(f Final, buf []byte) []byte {
 	return buf
 }
 
-// stateLess orders states as herd does: location by location, symbolic
+// StateLess orders states as herd does: location by location, symbolic
 // values first, then integers numerically, then addresses by name.
 func (c *CondEval) StateLess(a, b State) bool {
 	for i := range a {
-		if a[i].Val == b[i].Val {
-			continue
+		if a[i].Val != b[i].Val {
+			return c.valLess(a[i].Val, b[i].Val)
 		}
-		as, aok := c.symbolic(a[i].Val)
-		bs, bok := c.symbolic(b[i].Val)
-		switch {
-		case aok && bok:
-			return as < bs
-		case aok != bok:
-			return aok
-		}
-		ai, aerr := parseInt64(a[i].Val)
-		bi, berr := parseInt64(b[i].Val)
-		switch {
-		case aerr == nil && berr == nil:
-			return ai < bi
-		case aerr == nil:
-			return true
-		case berr == nil:
-			return false
-		}
-		return a[i].Val < b[i].Val
 	}
 	return false
+}
+
+// valLess orders two different printed values of one location.
+func (c *CondEval) valLess(a, b string) bool {
+	if a == b {
+		return false
+	}
+	as, aok := c.symbolic(a)
+	bs, bok := c.symbolic(b)
+	switch {
+	case aok && bok:
+		return as < bs
+	case aok != bok:
+		return aok
+	}
+	ai, aerr := parseInt64(a)
+	bi, berr := parseInt64(b)
+	switch {
+	case aerr == nil && berr == nil:
+		return ai < bi
+	case aerr == nil:
+		return true
+	case berr == nil:
+		return false
+	}
+	return a < b
 }
 
 // symbolic reports whether a printed value is a symbolic value S<n> (and

@@ -14,6 +14,7 @@ import (
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // Verdict is herd's word for how often the final condition's proposition
@@ -69,8 +70,8 @@ type State = axiom.State
 type Result struct {
 	Name string
 	// States are the final states of the allowed executions that pass
-	// the filter, sorted as herd sorts them.
-	States []State
+	// the filter, sorted as herd sorts them, packed.
+	States report.States
 	// Verdict is Never, Sometimes or Always for the condition's
 	// proposition; Unknown when a limit was hit (Reason says which)
 	// before allowed executions both satisfying and violating the

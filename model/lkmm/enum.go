@@ -19,14 +19,13 @@ type search struct {
 
 	al       *arena
 	scratch  *execution
-	keyBuf   []byte
 	finalLoc []bool
 
-	steps  int   // choices made, to poll the budget now and then
-	nVals  int   // number of (location, value) pairs of the domains
-	acc    []Set // acc[i]: pairs written by the traces chosen for threads < i
-	future []Set // future[i]: pairs some trace of a thread >= i writes
-	states map[string]State
+	steps  int           // choices made, to poll the budget now and then
+	nVals  int           // number of (location, value) pairs of the domains
+	acc    []Set         // acc[i]: pairs written by the traces chosen for threads < i
+	future []Set         // future[i]: pairs some trace of a thread >= i writes
+	finals *axiom.Finals // the distinct final states, packed
 	// dom are the value domains of the run, as package axiom's values;
 	// flow and src are the current execution's FlowExec and rf sources,
 	// for herd's value equations (axiom.FlowExec.ThinAir).
@@ -103,7 +102,8 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{Budget: b}, states: map[string]State{}, flags: map[string]bool{}}
+	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{Budget: b}, flags: map[string]bool{}}
+	s.finals = ce.NewFinals()
 	s.finalLoc = make([]bool, len(p.names))
 	for _, o := range ce.Observed {
 		if o.Th < 0 {
@@ -345,10 +345,7 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	for _, f := range out.flags {
 		s.flags[f] = true
 	}
-	s.keyBuf = s.cond.Key(fin, s.keyBuf[:0])
-	if _, seen := s.states[string(s.keyBuf)]; !seen {
-		s.states[string(s.keyBuf)] = s.cond.Observe(fin)
-	}
+	s.finals.Add(fin)
 }
 
 // flowExec returns the axiom.FlowExec of x, made of traces.
@@ -424,16 +421,7 @@ func (s *search) finish() {
 		r.Verdict = Sometimes
 	}
 	r.Ok = s.cond.Ok(r.Positive, r.Negative)
-	keys := make([]string, 0, len(s.states))
-	for k := range s.states {
-		keys = append(keys, k)
-	}
-	sts := make([]State, 0, len(keys))
-	for _, k := range keys {
-		sts = append(sts, s.states[k])
-	}
-	sort.Slice(sts, func(i, j int) bool { return s.cond.StateLess(sts[i], sts[j]) })
-	r.States = sts
+	r.States = s.finals.States()
 	for f := range s.flags {
 		r.Flags = append(r.Flags, f)
 	}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/litmus-dev/litmus/model/axiom"
 )
 
 // This file spreads the combinations of traces over the cores. The
@@ -51,7 +53,7 @@ type prefix struct {
 type findings struct {
 	pos, neg, cands int
 	rejected        map[string]int
-	states          map[string]State
+	finals          *axiom.Finals
 	flags           map[string]bool
 	why             string
 	err             error
@@ -126,7 +128,7 @@ func (s *search) searchAll(all [][]trace) {
 			// Count the candidates as the sequential search does.
 			r := s.res
 			r.Positive, r.Negative, r.Candidates, r.Rejected = 0, 0, 0, map[string]int{}
-			s.states, s.flags = map[string]State{}, map[string]bool{}
+			s.finals, s.flags = s.cond.NewFinals(), map[string]bool{}
 			s.why, s.stopErr, s.steps = "", nil, 0
 			s.guard(func() { s.combine(all, make([]*trace, len(all)), 0) })
 			return
@@ -139,11 +141,7 @@ func (s *search) searchAll(all [][]trace) {
 		for k, v := range f.rejected {
 			s.res.Rejected[k] += v
 		}
-		for k, v := range f.states {
-			if _, ok := s.states[k]; !ok {
-				s.states[k] = v
-			}
-		}
+		s.finals.Merge(f.finals)
 		maps.Copy(s.flags, f.flags)
 		if s.why == "" {
 			s.why = f.why
@@ -206,7 +204,7 @@ func (s *search) fork(stop *atomic.Bool, total *atomic.Int64) *search {
 // begin gives the worker s new findings for a new prefix.
 func (s *search) begin() {
 	s.res = &Result{Rejected: map[string]int{}}
-	s.states = map[string]State{}
+	s.finals = s.cond.NewFinals()
 	s.flags = map[string]bool{}
 	s.why, s.stopErr, s.steps = "", nil, 0
 }
@@ -214,5 +212,5 @@ func (s *search) begin() {
 // findings returns what s found since begin.
 func (s *search) findings() findings {
 	return findings{pos: s.res.Positive, neg: s.res.Negative, cands: s.res.Candidates, rejected: s.res.Rejected,
-		states: s.states, flags: s.flags, why: s.why, err: s.stopErr}
+		finals: s.finals, flags: s.flags, why: s.why, err: s.stopErr}
 }

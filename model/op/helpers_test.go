@@ -18,7 +18,7 @@ func run(t *testing.T, src string, m Machine, opt Options) *Result {
 
 func stateLines(r *Result) []string {
 	var out []string
-	for _, s := range r.States {
+	for _, s := range r.States.All() {
 		out = append(out, s.String())
 	}
 	return out

@@ -91,8 +91,8 @@ type Result struct {
 	// every State.
 	Locs []string
 	// States are the reachable final states (after the filter), projected
-	// on Locs, distinct and sorted as herd sorts them.
-	States []State
+	// on Locs, distinct and sorted as herd sorts them, packed (States).
+	States States
 	// Verdict is Never/Sometimes/Always over States for the condition's
 	// proposition, or Unknown with Reason when the search was cut short
 	// (then States holds only the final states found so far). A search

@@ -10,6 +10,7 @@ import (
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // CheckOptions bound one Check.
@@ -35,8 +36,8 @@ type CheckOptions struct {
 type Result struct {
 	Name string
 	// States are the final states of the allowed executions that pass
-	// the filter, sorted as herd sorts them.
-	States  []axiom.State
+	// the filter, sorted as herd sorts them, packed.
+	States  report.States
 	Verdict axiom.Verdict
 	Reason  string // why the verdict is Unknown
 	Ok      bool   // herd's Ok/No
@@ -168,10 +169,9 @@ type search struct {
 	ce    *axiom.CondEval
 	dom   [][]axiom.Val // the value domains of the paths
 	final []bool        // locations whose final write a candidate chooses
-	// states maps the key of each final state seen to the state.
-	states map[string]axiom.State
+	// finals are the distinct final states seen, packed.
+	finals *axiom.Finals
 	flags  map[string]bool
-	key    []byte
 	stop   error
 
 	// The runner of the current structure of execution.
@@ -215,7 +215,8 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 	if err != nil {
 		return nil, err
 	}
-	s := &search{ctx: ctx, m: m, p: p, opt: opt, res: res, ce: ce, dom: dom, states: map[string]axiom.State{}, flags: map[string]bool{}}
+	s := &search{ctx: ctx, m: m, p: p, opt: opt, res: res, ce: ce, dom: dom, flags: map[string]bool{}}
+	s.finals = ce.NewFinals()
 	s.final = make([]bool, len(p.Names))
 	mark := func(name string) {
 		if p.Symbol != nil {
@@ -426,10 +427,7 @@ func (s *search) emit(o outcome) bool {
 	for _, f := range o.flags {
 		s.flags[f] = true
 	}
-	s.key = s.ce.Key(s.fin, s.key[:0])
-	if _, seen := s.states[string(s.key)]; !seen {
-		s.states[string(s.key)] = s.ce.Observe(s.fin)
-	}
+	s.finals.Add(s.fin)
 	return true
 }
 
@@ -483,12 +481,7 @@ func (s *search) finish() {
 		r.Verdict = axiom.Sometimes
 	}
 	r.Ok = s.ce.Ok(r.Positive, r.Negative)
-	sts := make([]axiom.State, 0, len(s.states))
-	for _, st := range s.states {
-		sts = append(sts, st)
-	}
-	sort.Slice(sts, func(i, j int) bool { return s.ce.StateLess(sts[i], sts[j]) })
-	r.States = sts
+	r.States = s.finals.States()
 	for f := range s.flags {
 		r.Flags = append(r.Flags, f)
 	}
