@@ -61,11 +61,12 @@ that is not a parameter of the thread, not in the init section and not a
 register set earlier is an input error, with a suggestion ("did you mean
 flag?"); an error that every model finds is printed once.
 
-The limits hold under every model. The memory cap is on what the whole
-process holds, by the Go runtime's own count (heap, stacks, the runtime's
-data), shared by the files checked at a time; the process may pass it by
-at most 32 MiB before a search notices. Tests larger than 8 MiB are
-refused. FILE "-" reads a test from standard input.
+The limits hold under every model. The memory cap is per test, on what
+its search holds (as the engine accounts it), so that a test's answer is
+the same alone, in a batch and for any --jobs; each of the files checked
+at a time has the whole cap, and jobs x cap + 512 MiB of the whole
+process is a backstop. Tests larger than 8 MiB are refused. FILE "-"
+reads a test from standard input.
 
 Exit status: 0 when every result meets its expectations; 1 when a verdict
 differs from its expectation, no final state is reachable, an invariant is
@@ -81,7 +82,7 @@ Flags:
 	--json            print JSON Lines, one object per test and model (see 'litmus help json')
 	--max-states N    stop a search after N distinct states (lkmm: N candidate executions), giving Unknown (default 5000000)
 	--timeout D       stop a search after duration D (e.g. 30s), giving Unknown (default none)
-	--max-memory N    stop a search when the process holds more than N MiB, giving Unknown (default 1536)
+	--max-memory N    stop a test's search when it holds more than N MiB, giving Unknown (default 1536)
 	--allow-unknown   do not fail on Unknown verdicts
 	--jobs N          check N files at a time (default: the number of CPUs)
 	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
@@ -110,7 +111,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var((*stringList)(&o.includes), "I", "a directory searched for files a --cat model includes (repeatable)")
 	o.maxStates, o.maxMemory, o.timeout, o.jobs = model.DefaultMaxStates, model.DefaultMaxMemory>>20, 0, 0
 	fs.Var(positive{&o.maxStates}, "max-states", "state limit per search")
-	fs.Var(positive{&o.maxMemory}, "max-memory", "memory cap of the process, in MiB")
+	fs.Var(positive{&o.maxMemory}, "max-memory", "memory cap of each test's search, in MiB")
 	fs.Var(nonNegative{&o.timeout}, "timeout", "time limit per search")
 	fs.Var(positive{&o.jobs}, "jobs", "files checked at a time (default: the number of CPUs)")
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/report"
 )
@@ -276,14 +277,16 @@ func (c *CondEval) print(i int, v Val) string {
 // (report.StateSet): a state costs its information size, not a string
 // per location.
 type Finals struct {
-	c   *CondEval
-	set *report.StateSet[Val]
-	row []Val
+	c    *CondEval
+	set  *report.StateSet[Val]
+	row  []Val
+	hold *limit.Hold
 }
 
-// NewFinals returns an empty collection of c's final states.
-func (c *CondEval) NewFinals() *Finals {
-	return &Finals{c: c, set: report.NewStateSet[Val](len(c.Observed)), row: make([]Val, len(c.Observed))}
+// NewFinals returns an empty collection of c's final states, accounted
+// in b's memory (nil: none).
+func (c *CondEval) NewFinals(b *limit.Budget) *Finals {
+	return &Finals{c: c, set: report.NewStateSet[Val](len(c.Observed)), row: make([]Val, len(c.Observed)), hold: b.Hold()}
 }
 
 // Add adds f's observed state and reports whether it was new.
@@ -291,13 +294,25 @@ func (fs *Finals) Add(f Final) bool {
 	for i, o := range fs.c.Observed {
 		fs.row[i] = fs.c.Value(o, f)
 	}
-	return fs.set.Add(fs.row)
+	return fs.addRow(fs.row)
+}
+
+// addRow adds the state of observed values row.
+func (fs *Finals) addRow(row []Val) bool {
+	if !fs.set.Add(row) {
+		return false
+	}
+	if n := fs.set.Bytes(); n >= fs.hold.Bytes()+64<<10 {
+		fs.hold.Set(n)
+	}
+	return true
 }
 
 // Merge adds the states of o, which is empty afterwards.
 func (fs *Finals) Merge(o *Finals) {
-	o.set.Each(func(row []Val) { fs.set.Add(row) })
+	o.set.Each(func(row []Val) { fs.addRow(row) })
 	o.set = report.NewStateSet[Val](len(fs.c.Observed))
+	o.hold.Set(0)
 }
 
 // Len returns the number of distinct states added.
@@ -308,6 +323,7 @@ func (fs *Finals) Bytes() uint64 { return fs.set.Bytes() }
 
 // States returns the states in herd's order; fs is empty afterwards.
 func (fs *Finals) States() report.States {
+	fs.hold.Set(0)
 	c := fs.c
 	printed := func(col int, v Val) string { return c.print(col, v) }
 	return fs.set.States(c.keys,

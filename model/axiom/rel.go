@@ -109,6 +109,8 @@ type Arena struct {
 	// Events is the size of the current execution, for messages.
 	Events int
 	ticks  uint32
+	hold   *limit.Hold // the chunks' share of what the search holds
+	bytes  uint64      // the chunks' size
 }
 
 // Abort is the panic value with which relation code stops a search that
@@ -181,6 +183,13 @@ func (a *Arena) dirty(k int) []uint64 {
 			}
 		}
 		a.chunks = append(a.chunks, make([]uint64, size))
+		if a.Budget != nil {
+			if a.hold == nil {
+				a.hold = a.Budget.Hold()
+			}
+			a.bytes += uint64(size) * 8
+			a.hold.Set(a.bytes)
+		}
 		a.ci, a.off = len(a.chunks)-1, 0
 	}
 }

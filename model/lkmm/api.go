@@ -41,10 +41,11 @@ type Options struct {
 	// Timeout stops the search with Unknown after this long (beyond ctx's
 	// own deadline); zero means none.
 	Timeout time.Duration
-	// MaxMemory stops the search with Unknown when the process holds more
-	// than this many bytes, as the Go runtime counts them; zero means
-	// limit.DefaultMemory (1.5 GiB). The cap is checked in every loop of
-	// the engine and before each block of relation storage is allocated.
+	// MaxMemory stops the search with Unknown when it holds more than
+	// this many bytes (its relation arena and final states, as
+	// internal/limit accounts them); zero means limit.DefaultMemory (1.5
+	// GiB). The cap is checked in every loop of the engine and before
+	// each block of relation storage is allocated.
 	MaxMemory uint64
 	// Workers is the number of goroutines that search the combinations
 	// of the threads' paths: 0 means GOMAXPROCS, 1 a sequential search.

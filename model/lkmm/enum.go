@@ -103,7 +103,7 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 		return nil, err
 	}
 	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{Budget: b}, flags: map[string]bool{}}
-	s.finals = ce.NewFinals()
+	s.finals = ce.NewFinals(b)
 	s.finalLoc = make([]bool, len(p.names))
 	for _, o := range ce.Observed {
 		if o.Th < 0 {

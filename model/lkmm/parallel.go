@@ -128,7 +128,7 @@ func (s *search) searchAll(all [][]trace) {
 			// Count the candidates as the sequential search does.
 			r := s.res
 			r.Positive, r.Negative, r.Candidates, r.Rejected = 0, 0, 0, map[string]int{}
-			s.finals, s.flags = s.cond.NewFinals(), map[string]bool{}
+			s.finals, s.flags = s.cond.NewFinals(s.b), map[string]bool{}
 			s.why, s.stopErr, s.steps = "", nil, 0
 			s.guard(func() { s.combine(all, make([]*trace, len(all)), 0) })
 			return
@@ -204,7 +204,7 @@ func (s *search) fork(stop *atomic.Bool, total *atomic.Int64) *search {
 // begin gives the worker s new findings for a new prefix.
 func (s *search) begin() {
 	s.res = &Result{Rejected: map[string]int{}}
-	s.finals = s.cond.NewFinals()
+	s.finals = s.cond.NewFinals(s.b)
 	s.flags = map[string]bool{}
 	s.why, s.stopErr, s.steps = "", nil, 0
 }

@@ -216,7 +216,7 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 		return nil, err
 	}
 	s := &search{ctx: ctx, m: m, p: p, opt: opt, res: res, ce: ce, dom: dom, flags: map[string]bool{}}
-	s.finals = ce.NewFinals()
+	s.finals = ce.NewFinals(p.Budget)
 	s.final = make([]bool, len(p.Names))
 	mark := func(name string) {
 		if p.Symbol != nil {
