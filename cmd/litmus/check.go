@@ -24,6 +24,7 @@ type checkOptions struct {
 	time         bool
 	verbose      bool
 	progress     bool
+	shard        shard
 }
 
 var checkFlags checkOptions
@@ -88,6 +89,9 @@ Flags:
 	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
 	-v                with several models, also print herd's block for each
 	--progress        show a progress bar on stderr (default: when stderr is a terminal and there are many files)
+	--shard K/N       check only the K-th of N slices of the files: file i (arguments in order,
+	                  each directory sorted) when i mod N = K-1; the N shards of a CI matrix
+	                  check every file once ('litmus compare' merges their --json outputs)
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &checkFlags
@@ -98,6 +102,7 @@ Flags:
 			fs.BoolVar(&f.time, "time", true, "print herd's Time line")
 			fs.BoolVar(&f.verbose, "v", false, "with several models, also print herd's blocks")
 			fs.BoolVar(&f.progress, "progress", false, "show a progress bar on stderr")
+			fs.Var(&f.shard, "shard", "check only the K-th of N slices of the files (K/N)")
 		},
 		Run: runCheck,
 	})
@@ -140,11 +145,15 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 		models = nil // only the named cat models
 	}
 	models = append(models, cats...)
-	files, errs := expandArgs(args)
+	all, errs := expandArgs(args)
+	files := f.shard.pick(all)
 	code := exitOK
 	for _, err := range errs {
 		env.Errorf("%v", err)
 		code = exitUsage
+	}
+	if len(files) == 0 && len(all) > 0 {
+		return code // a shard of fewer files than shards: nothing to check
 	}
 	if len(files) == 0 {
 		if code == exitOK {
