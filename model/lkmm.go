@@ -3,7 +3,6 @@ package model
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/litmus-dev/litmus/litmus"
@@ -40,13 +39,4 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "lkmm"
 	return res, nil
-}
-
-// parseValue reads a value as herd prints it: an integer or a location
-// name.
-func parseValue(s string) Value {
-	if n, err := strconv.ParseInt(s, 0, 64); err == nil {
-		return Value{Int: n}
-	}
-	return Value{Sym: s}
 }

@@ -1,7 +1,6 @@
 package axiom
 
 import (
-	"encoding/binary"
 	"sort"
 	"strconv"
 
@@ -45,9 +44,7 @@ type CondEval struct {
 	Quant    litmus.Quant
 	Observed []ObsLoc
 	thIndex  map[int]int
-	// keys are the names of Observed, made once: every final state
-	// shares them (a test with half a million states and forty observed
-	// locations would otherwise hold twenty million copies).
+	// keys are the names of Observed, herd's columns.
 	keys []string
 }
 
@@ -255,15 +252,6 @@ func (c *CondEval) Ok(pos, neg int) bool {
 	return pos > 0
 }
 
-// Observe projects a final state onto the observed locations.
-func (c *CondEval) Observe(f Final) State {
-	st := make(State, len(c.Observed))
-	for i, o := range c.Observed {
-		st[i] = Binding{Loc: c.keys[i], Val: c.print(i, c.Value(o, f))}
-	}
-	return st
-}
-
 // print returns herd's text of v, the value of observed location i.
 func (c *CondEval) print(i int, v Val) string {
 	o := c.Observed[i]
@@ -341,31 +329,11 @@ func ReportValue(s string) report.Value {
 	return report.Value{Sym: s}
 }
 
-// ValueLess orders two values of one location of a Result as herd does
-// (StateLess, location by location).
+// ValueLess orders two values of one location of a Result as herd does:
+// symbolic values first, then integers numerically, then addresses by
+// name.
 func (c *CondEval) ValueLess(a, b report.Value) bool {
 	return c.valLess(a.String(), b.String())
-}
-
-// key appends a compact encoding of the observed values of f to buf.
-func (c *CondEval) Key(f Final, buf []byte) []byte {
-	for _, o := range c.Observed {
-		v := c.Value(o, f)
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(v.Sym))
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(v.N))
-	}
-	return buf
-}
-
-// StateLess orders states as herd does: location by location, symbolic
-// values first, then integers numerically, then addresses by name.
-func (c *CondEval) StateLess(a, b State) bool {
-	for i := range a {
-		if a[i].Val != b[i].Val {
-			return c.valLess(a[i].Val, b[i].Val)
-		}
-	}
-	return false
 }
 
 // valLess orders two different printed values of one location.

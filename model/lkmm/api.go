@@ -59,14 +59,6 @@ type Options struct {
 	minParallel int
 }
 
-// Binding is one location of a final state and its value, both as herd
-// prints them (axiom.Binding).
-type Binding = axiom.Binding
-
-// State is a final state over the observed locations, in herd's order
-// (axiom.State).
-type State = axiom.State
-
 // Result is what the engine found for one test.
 type Result struct {
 	Name string

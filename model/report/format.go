@@ -27,17 +27,24 @@ func (v Value) appendTo(b []byte) []byte {
 
 // String prints a state as one herd state line: "0:r0=1; [x]=2;".
 func (s State) String() string {
-	var b strings.Builder
+	var b []byte
 	for i, lv := range s.Values {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(lv.Loc)
-		b.WriteByte('=')
-		b.WriteString(lv.Val.String())
-		b.WriteByte(';')
+		b = appendBinding(b, i, lv.Loc, lv.Val)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendBinding appends the i-th binding of a herd state line, "0:r0=1;"
+// ("[x]=2;" after a space when i > 0): the one printer of state lines,
+// for State and for the packed States.
+func appendBinding(b []byte, i int, loc string, v Value) []byte {
+	if i > 0 {
+		b = append(b, ' ')
+	}
+	b = append(b, loc...)
+	b = append(b, '=')
+	b = v.appendTo(b)
+	return append(b, ';')
 }
 
 // String prints one step, for instance

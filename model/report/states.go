@@ -281,13 +281,7 @@ func (s States) Slice() []State {
 // without unpacking it.
 func (s States) AppendLine(b []byte, i int) []byte {
 	for c, l := range s.locs {
-		if c > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, l...)
-		b = append(b, '=')
-		b = s.Value(i, c).appendTo(b)
-		b = append(b, ';')
+		b = appendBinding(b, c, l, s.Value(i, c))
 	}
 	return b
 }

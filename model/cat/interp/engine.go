@@ -372,7 +372,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 				s.mem = make([]axiom.Val, len(s.p.Names))
 			}
 			// The final state is read only while this candidate is
-			// evaluated (Key and Observe copy what they keep).
+			// evaluated (Finals.Add copies what it keeps).
 			fin := axiom.Final{Mem: s.mem, Regs: x.SymbolicRegs(sym)}
 			fwSet := x.Al.Set(x.N)
 			for l := range fin.Mem {
