@@ -169,13 +169,15 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain,
+		WitnessFor: opt.WitnessFor, Graphs: opt.Explain})
 	if arch.IsMixed(err) {
 		// A mixed-size test: herd's -variant mixed meaning.
 		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b}); err != nil {
 			return nil, err
 		}
-		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+		r, err = cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain,
+			WitnessFor: opt.WitnessFor, Graphs: opt.Explain})
 	}
 	if err != nil {
 		return nil, err
@@ -183,6 +185,7 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	res := axiomResult(t, m, axiomSummary{
 		States: r.States, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
+		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Candidates: r.Candidates,
 	})
 	res.Stats.Elapsed = time.Since(start)
@@ -200,6 +203,8 @@ type axiomSummary struct {
 	Positive, Negative int
 	Flags              []string
 	Why                string
+	Graph, WhyGraph    *report.Graph
+	Matches            int
 	Cut                bool
 	Candidates         int
 	// Incomplete says what a search cut short after finding both a
@@ -219,6 +224,9 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		Negative: r.Negative,
 		Flags:    r.Flags,
 		Why:      r.Why,
+		Graph:    r.Graph,
+		WhyGraph: r.WhyGraph,
+		Matches:  r.Matches,
 		Stats:    Stats{States: int64(r.Candidates)},
 	}
 	res.Kind, res.Condition = report.Condition(t)

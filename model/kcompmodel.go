@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -21,9 +23,22 @@ import (
 // under the C test's names (the registers the C registers were given are
 // renamed), and an explanation names the kernel primitive of each event.
 func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
-	c, err := kcomp.Compile(t, *m.cat.target, kcomp.Options{})
+	src := t
+	if opt.WitnessFor != nil {
+		// The compiled test must observe what the proposition names:
+		// compile a copy whose final section lists those locations too
+		// (the states are projected back on t's own below).
+		src = observing(t, opt.WitnessFor)
+	}
+	c, err := kcomp.Compile(src, *m.cat.target, kcomp.Options{})
 	if err != nil {
 		return nil, err
+	}
+	var witnessFor litmus.Prop
+	if opt.WitnessFor != nil {
+		if witnessFor, err = compiledProp(c, opt.WitnessFor); err != nil {
+			return nil, err
+		}
 	}
 	cm, err := m.cat.model()
 	if err != nil {
@@ -47,11 +62,12 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain})
+	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain,
+		WitnessFor: witnessFor, Graphs: opt.Explain})
 	if err != nil {
 		return nil, err
 	}
-	states, err := cStates(c, p, r.States)
+	states, err := cStates(c, t, p, r.States)
 	if err != nil {
 		return nil, err
 	}
@@ -59,9 +75,13 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if why != "" && b.Err() == nil {
 		why = c.Explain(p, why)
 	}
+	for _, g := range []*report.Graph{r.Witness, r.WhyGraph} {
+		cGraph(c, g)
+	}
 	res := axiomResult(t, m, axiomSummary{
 		States: states, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: why,
+		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Candidates: r.Candidates,
 	})
 	res.Stats.Elapsed = time.Since(start)
@@ -89,8 +109,8 @@ func Compile(t *litmus.Test, m Model) (*kcomp.Compiled, error) {
 // names and orders them as the C test's own states are ordered: its
 // observed locations in herd's order, the states sorted as herd sorts
 // them.
-func cStates(c *kcomp.Compiled, p *axiom.Program, sts report.States) (report.States, error) {
-	cp := &axiom.Program{Test: c.C, Names: p.Names, Index: p.Index, Threads: p.Threads}
+func cStates(c *kcomp.Compiled, t *litmus.Test, p *axiom.Program, sts report.States) (report.States, error) {
+	cp := &axiom.Program{Test: t, Names: p.Names, Index: p.Index, Threads: p.Threads}
 	ce, err := axiom.NewCondEval(cp)
 	if err != nil {
 		return report.States{}, err
@@ -117,8 +137,107 @@ func cStates(c *kcomp.Compiled, p *axiom.Program, sts report.States) (report.Sta
 		for j, k := range from {
 			row[j] = sts.Value(i, k)
 		}
-		set.Add(row)
+		set.Add(row) // a test compiled to observe more (observing) has states that differ only in what t does not observe: one of each is kept
 	}
 	return set.States(locs, func(_ int, v report.Value) report.Value { return v },
 		func(_ int, a, b report.Value) bool { return ce.ValueLess(a, b) }), nil
+}
+
+// observing returns a copy of t whose final section also lists the
+// locations and registers p names.
+func observing(t *litmus.Test, p litmus.Prop) *litmus.Test {
+	cp := *t
+	cp.Locations = slices.Clone(t.Locations)
+	seen := map[string]bool{}
+	key := func(l *litmus.LocRef) string { return fmt.Sprintf("%d:%s", l.Proc, l.Name) }
+	for _, l := range cp.Locations {
+		seen[key(l)] = true
+	}
+	axiom.EachAtom(p, func(a *litmus.AtomProp) {
+		for _, l := range []*litmus.LocRef{a.Loc, a.Val.Loc} {
+			if l != nil && !seen[key(l)] {
+				seen[key(l)] = true
+				cp.Locations = append(cp.Locations, l)
+			}
+		}
+	})
+	return &cp
+}
+
+// compiledProp renames the registers of a proposition over C test's
+// names to the compiled test's.
+func compiledProp(c *kcomp.Compiled, p litmus.Prop) (litmus.Prop, error) {
+	var err error
+	rename := func(l *litmus.LocRef) *litmus.LocRef {
+		if l == nil || l.Proc < 0 {
+			return l
+		}
+		name, ok := c.AsmName(fmt.Sprintf("%d:%s", l.Proc, l.Name))
+		if !ok {
+			if err == nil {
+				err = &PropError{Msg: fmt.Sprintf("%d:%s is not a register of the test compiled for %s", l.Proc, l.Name, c.Target)}
+			}
+			return l
+		}
+		cp := *l
+		cp.Name = name
+		return &cp
+	}
+	var walk func(p litmus.Prop) litmus.Prop
+	walk = func(p litmus.Prop) litmus.Prop {
+		switch p := p.(type) {
+		case *litmus.AtomProp:
+			cp := *p
+			cp.Loc = rename(p.Loc)
+			cp.Val.Loc = rename(p.Val.Loc)
+			return &cp
+		case *litmus.NotProp:
+			cp := *p
+			cp.X = walk(p.X)
+			return &cp
+		case *litmus.ParenProp:
+			cp := *p
+			cp.X = walk(p.X)
+			return &cp
+		case *litmus.BinProp:
+			cp := *p
+			cp.X, cp.Y = walk(p.X), walk(p.Y)
+			return &cp
+		}
+		return p
+	}
+	out := walk(p)
+	return out, err
+}
+
+// cGraph gives a picture of the compiled test's execution the C test's
+// lines, constructs and register names.
+func cGraph(c *kcomp.Compiled, g *report.Graph) {
+	if g == nil {
+		return
+	}
+	for i := range g.Events {
+		e := &g.Events[i]
+		if e.Thread < 0 {
+			continue
+		}
+		if o, ok := c.Origin(e.Thread, e.Pos); ok {
+			e.Line = o.Pos.Line
+			if o.Text != "" {
+				e.Source = o.Text + "  [" + e.Source + "]"
+			}
+		} else {
+			e.Line = 0
+		}
+	}
+	var parts []string
+	for _, b := range strings.Split(strings.TrimSuffix(g.Final, ";"), "; ") {
+		if loc, val, ok := strings.Cut(b, "="); ok {
+			if n, ok := c.CName(loc); ok {
+				loc = n
+			}
+			parts = append(parts, loc+"="+val+";")
+		}
+	}
+	g.Final = strings.Join(parts, " ")
 }

@@ -27,13 +27,15 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory})
+	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory,
+		WitnessFor: opt.WitnessFor, Graphs: opt.Explain})
 	if err != nil {
 		return nil, err
 	}
 	res := axiomResult(t, LKMM, axiomSummary{
 		States: r.States, Verdict: axiom.Verdict(r.Verdict), Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
+		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Candidates: r.Candidates, Incomplete: r.Incomplete,
 	})
 	res.Stats.Elapsed = time.Since(start)

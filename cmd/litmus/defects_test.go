@@ -31,21 +31,26 @@ func TestFencesUnknownBaseline(t *testing.T) {
 }
 
 // explain --dot with no execution to draw is an error, not a silent
-// exit 0 without the file (lkmm, or no execution reaching the outcome).
+// exit 0 without the file (no execution reaching the outcome under an
+// operational model). Under an axiomatic model that forbids the outcome
+// the picture is the rejected execution, its cycle drawn bold.
 func TestExplainDotWithoutExecution(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "g.dot")
 	_, errOut, code := run(t, "explain", "--model", "lkmm", "--dot", file, "../../testdata/nospace.litmus")
-	require.Equal(t, exitUsage, code)
-	require.Equal(t, "litmus: --dot: nothing to draw: the LKMM is axiomatic: it has no interleaving to draw\n", errOut)
+	require.Equal(t, exitOK, code, errOut)
+	dot, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.Contains(t, string(dot), "nospace under lkmm: Never (forbidden: propagation)")
+	require.Contains(t, string(dot), "penwidth=2.5", "the cycle is marked")
 	_, errOut, code = run(t, "explain", "--model", "tso", "--dot", file, "../../testdata/nospace.litmus")
 	require.Equal(t, exitUsage, code)
-	require.Contains(t, errOut, "litmus: --dot: nothing to draw: no execution reaches exists (0:r0=0 /\\ 0:r1=0 /\\ 1:r3=0)")
+	require.Contains(t, errOut, "litmus: --dot: nothing to draw under tso: no execution reaches exists (0:r0=0 /\\ 0:r1=0 /\\ 1:r3=0)")
 
 	// With a file, the file holds the graph and stdout the explanation.
 	out, errOut, code := run(t, "explain", "--model", "tso", "--dot", file, "../../testdata/nospace-mirror-after.litmus")
 	require.Equal(t, exitOK, code, errOut)
 	require.Contains(t, out, "An execution reaching the condition")
-	dot, err := os.ReadFile(file)
+	dot, err = os.ReadFile(file)
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(string(dot), "digraph"))
 }

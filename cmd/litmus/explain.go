@@ -1,62 +1,82 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"sort"
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 var explainFlags struct {
 	runOptions
 	state string
 	dot   string
+	svg   string
+	png   string
 }
 
 func init() {
 	register(&Command{
 		Name:      "explain",
-		UsageLine: "explain [--model M] [--state COND] [--dot FILE] FILE",
-		Short:     "show the interleaving that reaches an outcome",
+		UsageLine: "explain [--model M[,M...]] [--state COND] [--dot FILE] [--svg FILE] [--png FILE] FILE",
+		Short:     "show the execution that reaches an outcome",
 		Long: `
 Explain prints, step by step, an execution of the test under a model that
 reaches its condition's outcome (for "exists", a final state where it holds;
 for "~exists" and "forall", one where it fails) or, with --state, a final
 state satisfying the given proposition, e.g. --state '0:r0=0 /\ 1:r0=0'.
 
-Each step names the thread, the source line, the instruction, the value read
-and whether it came from the thread's store buffer or from memory; each
-drain of a buffered store to memory is a step of its own, and the store
-buffers are shown after every step that changes them. The trace is a
-shortest one when the search was the plain breadth-first one; a trace from
-the reduced search is marked as possibly longer.
+Under sc, tso and pso each step names the thread, the source line, the
+instruction, the value read and whether it came from the thread's store
+buffer or from memory; each drain of a buffered store to memory is a step
+of its own, and the store buffers are shown after every step that changes
+them. The trace is a shortest one when the search was the plain
+breadth-first one; a trace from the reduced search is marked as possibly
+longer.
+
+Under an axiomatic model (lkmm, the architectures, --cat, --model-dir) it
+prints the first allowed execution that reaches the outcome: each
+thread's events in program order and the rf, co and fr edges between
+them; when none is allowed, the check that rejects such an execution,
+its cycle, and that execution with the cycle marked.
 
 It also prints each invariant violation and each stuck state with the trace
 that reaches it.
 
+Several models (--model tso,lkmm) are explained one after the other, and
+their pictures are drawn side by side.
+
 Flags:
-	--model M       one model, as for check (default: the test's own, as for check)
+	--model M       models, as for check (default: the test's own, as for check)
 	--state COND    explain a final state satisfying COND instead of the condition
-	--dot FILE      also write a Graphviz picture of the execution to FILE; with
-	                "-" the picture alone goes to stdout (pipe it to dot) and the
-	                explanation to stderr; an error when there is no execution
-	                to draw (under lkmm, or when nothing reaches the outcome)
+	--dot FILE      also write a Graphviz picture of the execution to FILE, in
+	                herd's column layout; with "-" the picture alone goes to
+	                stdout (pipe it to dot) and the explanation to stderr; an
+	                error when there is no execution to draw
+	--svg FILE      also render the picture as SVG (needs Graphviz's dot)
+	--png FILE      also render the picture as PNG (needs Graphviz's dot)
+	--cat FILE, -I DIR, --model-dir DIR   models as data, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
 `,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags
 			// Reset everything, the repeatable --cat and -I too: the
 			// commands run in-process in the tests, one after another.
-			f.runOptions, f.state, f.dot = runOptions{}, "", ""
+			f.runOptions, f.state, f.dot, f.svg, f.png = runOptions{}, "", "", "", ""
 			addRunFlags(fs, &f.runOptions)
 			fs.StringVar(&f.state, "state", "", "final-state proposition to explain")
 			fs.StringVar(&f.dot, "dot", "", "write a Graphviz picture to this file")
+			fs.StringVar(&f.svg, "svg", "", "render the picture as SVG to this file")
+			fs.StringVar(&f.png, "png", "", "render the picture as PNG to this file")
 		},
 		Run: runExplain,
 	})
@@ -65,7 +85,7 @@ Flags:
 func runExplain(ctx context.Context, env *Env, args []string) int {
 	f := explainFlags
 	if len(args) != 1 {
-		env.Errorf("usage: litmus explain [--model M] [--state COND] [--dot FILE] FILE")
+		env.Errorf("usage: litmus explain [--model M[,M...]] [--state COND] [--dot FILE] [--svg FILE] [--png FILE] FILE")
 		return exitUsage
 	}
 	if err := f.loadPrims(); err != nil {
@@ -78,14 +98,10 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		return exitUsage
 	}
 	ms, err := modelsFor(f.runOptions, t)
-	if err == nil && len(ms) != 1 {
-		err = fmt.Errorf("explain takes one model, not %d", len(ms))
-	}
 	if err != nil {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
-	m := ms[0]
 	opt := f.modelOptions()
 	if f.state != "" {
 		p, err := parseProp(f.state)
@@ -101,21 +117,21 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		opt.WitnessFor = p
 	}
 	opt.Explain = true
-	r, err := model.Check(ctx, t, m, opt)
-	if err != nil {
-		printInputError(env, args[0], err, nil)
-		return exitUsage
-	}
-	if f.dot != "" && r.Witness == nil {
-		why := "no execution reaches " + r.Condition
-		if f.state != "" {
-			why = "no execution reaches the final state " + f.state
+	pictures := f.dot != "" || f.svg != "" || f.png != ""
+	var results []*model.Result
+	var graphs []*report.Graph
+	for _, m := range ms {
+		r, err := model.Check(ctx, t, m, opt)
+		if err != nil {
+			printInputError(env, args[0], err, nil)
+			return exitUsage
 		}
-		if m == model.LKMM {
-			why = "the LKMM is axiomatic: it has no interleaving to draw"
+		g := explainGraph(r)
+		if pictures && g == nil {
+			env.Errorf("--%s: nothing to draw under %s: %s", pictureFlag(f.dot, f.svg), m, nothingToDraw(r, f.state))
+			return exitUsage
 		}
-		env.Errorf("--dot: nothing to draw: %s", why)
-		return exitUsage
+		results, graphs = append(results, r), append(graphs, g)
 	}
 	w := env.Stdout
 	if f.dot == "-" {
@@ -123,9 +139,53 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		// piped to dot; the explanation goes to standard error.
 		w = env.Stderr
 	}
+	for i, r := range results {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		writeExplanation(w, t, ms[i], r, f.state)
+	}
+	if !pictures {
+		return exitOK
+	}
+	var dot bytes.Buffer
+	if len(graphs) == 1 {
+		graphs[0].WriteDot(&dot, t.Name, pictureTitle(t, results[0]))
+	} else {
+		titles := make([]string, len(results))
+		for i, r := range results {
+			titles[i] = pictureTitle(t, r)
+		}
+		report.WriteDots(&dot, t.Name, titles, graphs)
+	}
+	if f.dot != "" {
+		if err := writeOut(env, f.dot, dot.Bytes()); err != nil {
+			env.Errorf("%v", err)
+			return exitUsage
+		}
+	}
+	for _, out := range []struct{ file, format string }{{f.svg, "svg"}, {f.png, "png"}} {
+		if out.file == "" {
+			continue
+		}
+		img, err := renderDot(ctx, dot.Bytes(), out.format)
+		if err != nil {
+			env.Errorf("--%s: %v", out.format, err)
+			return exitUsage
+		}
+		if err := writeOut(env, out.file, img); err != nil {
+			env.Errorf("%v", err)
+			return exitUsage
+		}
+	}
+	return exitOK
+}
+
+// writeExplanation prints the explanation of one model's result.
+func writeExplanation(w io.Writer, t *litmus.Test, m model.Model, r *model.Result, state string) {
 	what := "the condition " + r.Condition
-	if f.state != "" {
-		what = "the final state " + f.state
+	if state != "" {
+		what = "the final state " + state
 	}
 	explored := "states explored"
 	if m.Axiomatic() {
@@ -139,10 +199,18 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(w, "The search stopped early (%s) after it found final states where the condition holds and where it fails: %s is certain, but what follows may be incomplete.\n", r.Incomplete, r.Verdict)
 	}
 	switch {
+	case m.Axiomatic() && r.Graph != nil:
+		fmt.Fprintf(w, "\nOf the executions %s allows, %d reach %s and %d do not. The first one that %s:\n",
+			axiomaticPronoun(m), r.Matches, what, r.Positive+r.Negative-r.Matches, reachesWord(t, r, state))
+		r.Graph.WriteText(w)
 	case r.Witness == nil && r.Why != "":
 		fmt.Fprintf(w, "\n%s\n", r.Why)
+		if r.WhyGraph != nil {
+			fmt.Fprintf(w, "\nThe rejected execution:\n")
+			r.WhyGraph.WriteText(w)
+		}
 	case r.Witness == nil && m.Axiomatic():
-		fmt.Fprintf(w, "\n%s is axiomatic: there is no interleaving to show. Of its allowed executions, %d reach %s and %d do not.\n", axiomaticName(m), r.Positive, what, r.Negative)
+		fmt.Fprintf(w, "\n%s is axiomatic: there is no interleaving to show. Of its allowed executions, %d reach %s and %d do not.\n", axiomaticName(m), r.Matches, what, r.Positive+r.Negative-r.Matches)
 	case r.Witness == nil:
 		fmt.Fprintf(w, "\nNo execution reaches %s.\n", what)
 	default:
@@ -164,20 +232,91 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(w, "\nDropped, not checked: %s\n", s.Reason)
 		writeTrace(w, &s.Trace, m)
 	}
-	if f.dot != "" && r.Witness != nil {
-		out := io.Writer(env.Stdout)
-		if f.dot != "-" {
-			file, err := os.Create(f.dot)
-			if err != nil {
-				env.Errorf("%v", err)
-				return exitUsage
-			}
-			defer file.Close()
-			out = file
-		}
-		writeDot(out, r, r.Witness)
+}
+
+// reachesWord says what the shown execution does: reaches the state
+// explained, or (forall, no --state) violates the condition.
+func reachesWord(t *litmus.Test, r *model.Result, state string) string {
+	if state == "" && t.Cond != nil && t.Cond.Quant == litmus.Forall {
+		return "violates it"
 	}
-	return exitOK
+	return "does"
+}
+
+// axiomaticPronoun names an axiomatic model after "the executions".
+func axiomaticPronoun(m model.Model) string {
+	if m == model.LKMM {
+		return "the LKMM"
+	}
+	return m.String()
+}
+
+// explainGraph is the picture of a result: the witness trace as an
+// execution, the axiomatic witness, or the rejected execution that the
+// explanation names; nil when there is none.
+func explainGraph(r *model.Result) *report.Graph {
+	switch {
+	case r.Witness != nil:
+		return traceGraph(r.Witness)
+	case r.Graph != nil:
+		return r.Graph
+	}
+	return r.WhyGraph
+}
+
+// nothingToDraw says why a result has no picture.
+func nothingToDraw(r *model.Result, state string) string {
+	if state != "" {
+		return "no execution reaches the final state " + state
+	}
+	return "no execution reaches " + r.Condition
+}
+
+// pictureFlag names the picture flag of an error message.
+func pictureFlag(dot, svg string) string {
+	switch {
+	case dot != "":
+		return "dot"
+	case svg != "":
+		return "svg"
+	}
+	return "png"
+}
+
+// pictureTitle labels a picture: the test, the model and what it shows.
+func pictureTitle(t *litmus.Test, r *model.Result) string {
+	switch {
+	case r.Witness == nil && r.Graph == nil && r.WhyGraph != nil:
+		return fmt.Sprintf("%s under %s: %s (forbidden: %s)", t.Name, r.Model, r.Verdict, r.WhyGraph.Rejected)
+	case r.Graph != nil && r.Graph.Final != "":
+		return fmt.Sprintf("%s under %s: %s (%s)", t.Name, r.Model, r.Verdict, r.Graph.Final)
+	}
+	return fmt.Sprintf("%s under %s: %s", t.Name, r.Model, r.Verdict)
+}
+
+// writeOut writes data to file, or to standard output for "-".
+func writeOut(env *Env, file string, data []byte) error {
+	if file == "-" {
+		_, err := env.Stdout.Write(data)
+		return err
+	}
+	return os.WriteFile(file, data, 0o644)
+}
+
+// renderDot renders a DOT picture with Graphviz's dot.
+func renderDot(ctx context.Context, dot []byte, format string) ([]byte, error) {
+	path, err := exec.LookPath("dot")
+	if err != nil {
+		return nil, fmt.Errorf("rendering needs Graphviz's dot on PATH (Debian: apt-get install graphviz); --dot FILE writes the picture as DOT text")
+	}
+	cmd := exec.CommandContext(ctx, path, "-T"+format)
+	cmd.Stdin = bytes.NewReader(dot)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("dot -T%s: %v: %s", format, err, strings.TrimSpace(errOut.String()))
+	}
+	return out.Bytes(), nil
 }
 
 // parseProp parses a condition-language proposition by wrapping it in a
@@ -282,19 +421,32 @@ func valueString(v *model.Value) string {
 	return v.String()
 }
 
-// writeDot writes a Graphviz picture of a trace: one column per thread in
-// program order, numbered by the step at which each instruction ran, with
-// reads-from edges from the store a load read (or "init").
-func writeDot(w io.Writer, r *model.Result, tr *model.Trace) {
-	fmt.Fprintf(w, "digraph %q {\n\trankdir=TB;\n\tnode [shape=box, fontname=\"monospace\"];\n", r.Name+" "+r.Model)
-	byThread := map[int][]int{}
-	lastWrite := map[string]int{} // location -> step that wrote memory (or buffered it, for forwarding)
+// traceGraph draws an interleaving as an execution: the instructions of
+// each thread in program order, numbered by the step at which each ran,
+// with reads-from edges from the store a load read (or the initial
+// state), as one report.Graph whatever the model.
+func traceGraph(tr *model.Trace) *report.Graph {
+	g := &report.Graph{}
+	init := map[string]int{} // location -> its initial-state event
+	node := map[int]int{}    // step -> event
+	lastWrite := map[string]int{}
 	pending := map[int][][2]any{} // thread -> buffered (loc, step)
-	var edges []string
+	lastOf := map[int]int{}
+	type rf struct {
+		from int // a step, or -1 for the initial state
+		loc  string
+		to   int
+	}
+	var rfs []rf
 	for i, s := range tr.Steps {
 		switch s.Kind {
 		case model.StepInstr:
-			byThread[s.Thread] = append(byThread[s.Thread], i)
+			node[i] = len(g.Events)
+			g.Events = append(g.Events, report.GraphEvent{Thread: s.Thread, Label: fmt.Sprintf("%d: %s", i+1, s.Text), Line: s.Pos.Line})
+			if j, ok := lastOf[s.Thread]; ok {
+				g.Edges = append(g.Edges, report.GraphEdge{From: node[j], To: node[i], Rel: "po"})
+			}
+			lastOf[s.Thread] = i
 			if s.Read != nil {
 				src := -1
 				if s.From == model.FromBuffer {
@@ -307,11 +459,7 @@ func writeDot(w io.Writer, r *model.Result, tr *model.Trace) {
 				} else if k, ok := lastWrite[s.Loc]; ok {
 					src = k
 				}
-				if src >= 0 {
-					edges = append(edges, fmt.Sprintf("\ts%d -> s%d [label=\"rf\", color=red, fontcolor=red, constraint=false];", src, i))
-				} else {
-					edges = append(edges, fmt.Sprintf("\tinit -> s%d [label=\"rf\", color=red, fontcolor=red, constraint=false];", i))
-				}
+				rfs = append(rfs, rf{src, s.Loc, i})
 			}
 			if s.Wrote != nil {
 				if strings.Contains(s.Note, "buffered") {
@@ -331,28 +479,18 @@ func writeDot(w io.Writer, r *model.Result, tr *model.Trace) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "\tinit [label=\"initial state\", shape=ellipse];\n")
-	var threads []int
-	for t := range byThread {
-		threads = append(threads, t)
-	}
-	sort.Ints(threads)
-	for _, t := range threads {
-		fmt.Fprintf(w, "\tsubgraph cluster_P%d {\n\t\tlabel=\"P%d\";\n", t, t)
-		steps := byThread[t]
-		for _, i := range steps {
-			s := tr.Steps[i]
-			fmt.Fprintf(w, "\t\ts%d [label=%q];\n", i, fmt.Sprintf("%d: %s", i+1, s.Text))
+	for _, e := range rfs {
+		from, ok := node[e.from]
+		if e.from < 0 || !ok {
+			if from, ok = init[e.loc]; !ok {
+				from = len(g.Events)
+				init[e.loc] = from
+				g.Events = append(g.Events, report.GraphEvent{Thread: -1, Label: "initial " + e.loc})
+			}
 		}
-		for j := 1; j < len(steps); j++ {
-			fmt.Fprintf(w, "\t\ts%d -> s%d [label=\"po\"];\n", steps[j-1], steps[j])
-		}
-		fmt.Fprintln(w, "\t}")
+		g.Edges = append(g.Edges, report.GraphEdge{From: from, To: node[e.to], Rel: "rf"})
 	}
-	for _, e := range edges {
-		fmt.Fprintln(w, e)
-	}
-	fmt.Fprintln(w, "}")
+	return g
 }
 
 // axiomaticName names an axiomatic model in a sentence.

@@ -252,6 +252,16 @@ func (c *CondEval) Ok(pos, neg int) bool {
 	return pos > 0
 }
 
+// Line prints f's observed state as herd prints a state line (through
+// report's one printer of them).
+func (c *CondEval) Line(f Final) string {
+	st := report.State{Values: make([]report.LocValue, len(c.Observed))}
+	for i, o := range c.Observed {
+		st.Values[i] = report.LocValue{Loc: c.keys[i], Val: ReportValue(c.print(i, c.Value(o, f)))}
+	}
+	return st.String()
+}
+
 // print returns herd's text of v, the value of observed location i.
 func (c *CondEval) print(i int, v Val) string {
 	o := c.Observed[i]

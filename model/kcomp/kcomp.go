@@ -31,6 +31,7 @@ package kcomp
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/kmap"
@@ -114,6 +115,18 @@ func (c *Compiled) Origin(proc int, pos litmus.Pos) (Origin, bool) {
 func (c *Compiled) CName(loc string) (string, bool) {
 	n, ok := c.cnames[loc]
 	return n, ok
+}
+
+// AsmName returns the compiled test's name of a C register ("0:r0" is
+// "0:X5"), for a register the final section observes.
+func (c *Compiled) AsmName(cloc string) (string, bool) {
+	for k, v := range c.cnames {
+		if v == cloc {
+			_, reg, _ := strings.Cut(k, ":")
+			return reg, true
+		}
+	}
+	return "", false
 }
 
 // NotCompiledError is a C test the compiler cannot compile for a target:

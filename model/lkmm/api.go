@@ -52,6 +52,14 @@ type Options struct {
 	// The result is the same for every number (parallel.go).
 	Workers int
 
+	// WitnessFor, when non-nil, is the final-state proposition to
+	// explain instead of the condition's: Result.Matches counts the
+	// allowed executions reaching it, and Why, Witness and WhyGraph are
+	// about it.
+	WitnessFor litmus.Prop
+	// Graphs asks for Result.Witness and Result.WhyGraph.
+	Graphs bool
+
 	// pruneFrom, for tests, replaces pruneWrites; negative turns the
 	// pruning of rf and co choices off.
 	pruneFrom int
@@ -95,6 +103,16 @@ type Result struct {
 	// Rejected counts, per check, the candidate executions satisfying
 	// the proposition that it rejected.
 	Rejected map[string]int
+	// Matches counts the allowed executions reaching the target: the
+	// condition's proposition (then it equals Positive), or
+	// Options.WitnessFor.
+	Matches int
+	// Witness is, with Options.Graphs, the first allowed execution (in
+	// the enumeration's order, whatever the number of workers) reaching
+	// the target (for a forall condition without WitnessFor, one where
+	// the proposition fails); WhyGraph is the rejected execution Why
+	// explains, its cycle marked.
+	Witness, WhyGraph *report.Graph
 	// Cut reports whether the loop bound dropped some path.
 	Cut bool
 	// Candidates is the number of candidate executions examined.

@@ -6,7 +6,9 @@ import (
 	"sync/atomic"
 
 	"github.com/litmus-dev/litmus/internal/limit"
+	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // search holds the state of one run of the enumeration.
@@ -36,6 +38,13 @@ type search struct {
 	flags   map[string]bool
 	why     string
 	stopErr error
+	// matches counts the allowed executions reaching the target (the
+	// condition's proposition, or Options.WitnessFor); witness and
+	// whyGraph are the first allowed and the first rejected one, drawn
+	// (Options.Graphs).
+	matches  int
+	witness  *report.Graph
+	whyGraph *report.Graph
 	// stop and total are shared by the workers of a parallel search
 	// (parallel.go): a limit hit by one stops all, and total counts the
 	// candidates of all; nil in a sequential search.
@@ -326,13 +335,23 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		return
 	}
 	sat := s.cond.Prop == nil || s.cond.Holds(s.cond.Prop, fin)
-	wantWhy := sat && s.why == ""
+	// The target is what explain explains: the condition's proposition,
+	// or the final state it was asked about (Options.WitnessFor).
+	target := sat
+	if s.opt.WitnessFor != nil {
+		target = s.cond.Holds(s.opt.WitnessFor, fin)
+	}
+	wantWhy := target && s.why == ""
 	out := x.model(wantWhy)
 	if out.failed != "" {
 		if sat {
 			s.res.Rejected[out.failed]++
-			if wantWhy {
-				s.why = x.explain(s.p, out)
+		}
+		if wantWhy {
+			why, path := x.explainPath(s.p, out)
+			s.why = why
+			if s.opt.Graphs {
+				s.whyGraph = x.graph(s.p, path, out.failed, s.finalText(fin))
 			}
 		}
 		return
@@ -341,6 +360,16 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		s.res.Positive++
 	} else {
 		s.res.Negative++
+	}
+	if target {
+		s.matches++
+	}
+	// The witness of a forall is an execution where it fails.
+	if s.opt.WitnessFor == nil && s.cond.Quant == litmus.Forall {
+		target = !sat
+	}
+	if target && s.opt.Graphs && s.witness == nil {
+		s.witness = x.graph(s.p, nil, "", s.finalText(fin))
 	}
 	for _, f := range out.flags {
 		s.flags[f] = true
@@ -427,9 +456,16 @@ func (s *search) finish() {
 	}
 	sort.Strings(r.Flags)
 	r.DataRace = s.flags["data-race"]
-	if r.Positive == 0 && s.why != "" {
-		r.Why = s.why
+	r.Matches = s.matches
+	if s.matches == 0 && s.why != "" {
+		r.Why, r.WhyGraph = s.why, s.whyGraph
 	}
+	r.Witness = s.witness
+}
+
+// finalText prints the observed part of fin as herd prints a state.
+func (s *search) finalText(fin axiom.Final) string {
+	return s.cond.Line(fin)
 }
 
 // shapes numbers the traces of each thread by their structure: two traces

@@ -79,8 +79,15 @@ func (x *execution) label(rel *relations, a, b int) string {
 // cycle of the failing relation spelled out in base relations (po, rf,
 // co, fr), each po step naming the fences it crosses.
 func (x *execution) explain(p *program, out outcome) string {
+	why, _ := x.explainPath(p, out)
+	return why
+}
+
+// explainPath is explain, with the cycle's path of events (its first
+// event repeated last; nil when explain names no cycle).
+func (x *execution) explainPath(p *program, out outcome) (string, []int) {
 	if out.bad.Words() == nil {
-		return "rejected by " + out.failed
+		return "rejected by " + out.failed, nil
 	}
 	var cyc []int
 	if c := out.bad.FindCycle(); c != nil {
@@ -95,9 +102,9 @@ func (x *execution) explain(p *program, out outcome) string {
 	}
 	if cyc == nil {
 		if pr := out.bad.Pairs(); len(pr) > 0 {
-			return fmt.Sprintf("rejected by %s: %s", out.failed, x.spell(p, []int{pr[0][0], pr[0][1]}, false))
+			return fmt.Sprintf("rejected by %s: %s", out.failed, x.spell(p, []int{pr[0][0], pr[0][1]}, false)), []int{pr[0][0], pr[0][1]}
 		}
-		return "rejected by " + out.failed
+		return "rejected by " + out.failed, nil
 	}
 	// Expand each edge of the cycle into a shortest path of base edges.
 	var path []int
@@ -110,7 +117,7 @@ func (x *execution) explain(p *program, out outcome) string {
 		path = append(path, seg[:len(seg)-1]...)
 	}
 	path = append(path, path[0])
-	return fmt.Sprintf("rejected by %s: cycle %s", out.failed, x.spell(p, path, true))
+	return fmt.Sprintf("rejected by %s: cycle %s", out.failed, x.spell(p, path, true)), path
 }
 
 // spell prints a path of events with the base relation of each step.

@@ -2,6 +2,7 @@ package lkmm
 
 import (
 	"errors"
+	"github.com/litmus-dev/litmus/model/report"
 	"maps"
 	"runtime"
 	"sync"
@@ -56,6 +57,9 @@ type findings struct {
 	finals          *axiom.Finals
 	flags           map[string]bool
 	why             string
+	matches         int
+	witness         *report.Graph
+	whyGraph        *report.Graph
 	err             error
 }
 
@@ -130,6 +134,7 @@ func (s *search) searchAll(all [][]trace) {
 			r.Positive, r.Negative, r.Candidates, r.Rejected = 0, 0, 0, map[string]int{}
 			s.finals, s.flags = s.cond.NewFinals(s.b), map[string]bool{}
 			s.why, s.stopErr, s.steps = "", nil, 0
+			s.matches, s.witness, s.whyGraph = 0, nil, nil
 			s.guard(func() { s.combine(all, make([]*trace, len(all)), 0) })
 			return
 		}
@@ -144,7 +149,11 @@ func (s *search) searchAll(all [][]trace) {
 		s.finals.Merge(f.finals)
 		maps.Copy(s.flags, f.flags)
 		if s.why == "" {
-			s.why = f.why
+			s.why, s.whyGraph = f.why, f.whyGraph
+		}
+		s.matches += f.matches
+		if s.witness == nil {
+			s.witness = f.witness
 		}
 		if s.stopErr == nil && f.err != nil && f.err != errHalted {
 			s.stopErr = f.err
@@ -207,10 +216,12 @@ func (s *search) begin() {
 	s.finals = s.cond.NewFinals(s.b)
 	s.flags = map[string]bool{}
 	s.why, s.stopErr, s.steps = "", nil, 0
+	s.matches, s.witness, s.whyGraph = 0, nil, nil
 }
 
 // findings returns what s found since begin.
 func (s *search) findings() findings {
 	return findings{pos: s.res.Positive, neg: s.res.Negative, cands: s.res.Candidates, rejected: s.res.Rejected,
-		finals: s.finals, flags: s.flags, why: s.why, err: s.stopErr}
+		finals: s.finals, flags: s.flags, why: s.why, err: s.stopErr,
+		matches: s.matches, witness: s.witness, whyGraph: s.whyGraph}
 }

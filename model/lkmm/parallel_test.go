@@ -11,14 +11,49 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // whole is everything a result says, the explanation and the candidate
 // count included: the parallel search must give all of it as the
 // sequential one does.
 func whole(r *Result) string {
+	graph := func(g *report.Graph) string {
+		if g == nil {
+			return "<nil>"
+		}
+		return fmt.Sprintf("%+v", *g)
+	}
 	return fmt.Sprint(r.Verdict, r.Reason, r.Ok, r.States, r.Positive, r.Negative, r.Flags, r.Cut,
-		r.Candidates, r.Rejected, r.Why, r.Incomplete)
+		r.Candidates, r.Rejected, r.Why, r.Incomplete, r.Matches, graph(r.Witness), graph(r.WhyGraph))
+}
+
+// TestParallelWitnesses: explain's pictures (Options.Graphs) are the
+// sequential search's, for the condition and for another state, on the
+// bundled tests and the corpus.
+func TestParallelWitnesses(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/*.litmus")
+	require.NoError(t, err)
+	for _, rel := range corpusTests(t) {
+		files = append(files, filepath.Join(corpusRoot, "lkmm", rel))
+	}
+	state := &litmus.BoolProp{Value: true}
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		test, err := litmus.Parse(f, b)
+		if err != nil || test.Arch != litmus.ArchC {
+			continue
+		}
+		if _, err := Check(context.Background(), test, Options{Workers: 1}); err != nil {
+			continue
+		}
+		checkBoth(t, test, Options{Graphs: true}, f)
+		checkBoth(t, test, Options{Graphs: true, WitnessFor: state}, f+" (any state)")
+		n++
+	}
+	require.Positive(t, n)
 }
 
 // checkBoth runs test sequentially and with several workers (splitting

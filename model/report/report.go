@@ -149,8 +149,15 @@ type Result struct {
 	// Why explains, in words, a verdict that has no interleaving to show
 	// (LKMM): which axiom rejected the executions that would satisfy the
 	// condition, and the cycle it found.
-	Why   string
-	Stats Stats
+	Why string
+	// Graph is, under an axiomatic model and with Options.Explain, the
+	// witness execution: the first allowed one reaching what Witness
+	// would reach. WhyGraph is the rejected execution Why explains, its
+	// cycle marked. Matches counts the allowed executions reaching the
+	// target (the condition's proposition, or Options.WitnessFor).
+	Graph, WhyGraph *Graph
+	Matches         int
+	Stats           Stats
 }
 
 // Witnesses returns herd's "Witnesses Positive: P Negative: N" numbers:

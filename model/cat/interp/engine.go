@@ -1,13 +1,12 @@
 package interp
 
 import (
-	"errors"
-
 	"context"
+	"errors"
 	"fmt"
-	"github.com/litmus-dev/litmus/internal/limit"
 	"sort"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/report"
@@ -23,6 +22,13 @@ type CheckOptions struct {
 	// the search met none that a check rejected (pruning dropped them
 	// earlier), searches again without pruning for Result.Why.
 	Explain bool
+
+	// WitnessFor, when non-nil, is the final-state proposition to
+	// explain instead of the condition's: Result.Matches, Why, Witness
+	// and WhyGraph are then about it.
+	WitnessFor litmus.Prop
+	// Graphs asks for Result.Witness and Result.WhyGraph.
+	Graphs bool
 
 	// plain turns off every shortcut of the enumeration that relies on
 	// the model (coherence pruning of rf, co and final writes; checks on
@@ -53,6 +59,15 @@ type Result struct {
 	// Rejected counts, per check, the rejected candidates that satisfy
 	// the proposition.
 	Rejected map[string]int
+	// Matches counts the allowed executions reaching the target: the
+	// condition's proposition (then it equals Positive), or
+	// CheckOptions.WitnessFor.
+	Matches int
+	// Witness is, with CheckOptions.Graphs, the first allowed execution
+	// reaching the target (for a forall condition without WitnessFor,
+	// one where the proposition fails); WhyGraph is the rejected one Why
+	// explains, its cycle marked.
+	Witness, WhyGraph *report.Graph
 	// Cut reports whether the loop bound dropped some path.
 	Cut bool
 	// Candidates counts the candidate executions examined.
@@ -101,7 +116,7 @@ func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (
 		return limitResult(p, err)
 	}
 	res, err = m.run(ctx, p, opt, dom)
-	if err == nil && opt.Explain && !opt.plain && res.Verdict != axiom.Unknown && res.Positive == 0 && res.Why == "" {
+	if err == nil && opt.Explain && !opt.plain && res.Verdict != axiom.Unknown && res.Matches == 0 && res.Why == "" {
 		// The executions that satisfy the condition were dropped by
 		// the pruning before any check could name its reason: the
 		// plain search meets them. It only explains: the result is the
@@ -109,7 +124,7 @@ func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (
 		plain := opt
 		plain.plain = true
 		if pr, perr := m.run(ctx, p, plain, dom); perr == nil && pr.Verdict != axiom.Unknown {
-			res.Why = pr.Why
+			res.Why, res.WhyGraph = pr.Why, pr.WhyGraph
 		}
 	}
 	if err != nil || res.Verdict == axiom.Unknown || res.Candidates > 0 || converged {
@@ -202,6 +217,9 @@ type search struct {
 	fin axiom.Final
 	sat bool
 	mem []axiom.Val
+	// target is whether the candidate reaches what explain explains (the
+	// proposition, or CheckOptions.WitnessFor).
+	target bool
 }
 
 func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
@@ -393,8 +411,13 @@ func (s *search) execution(x *axiom.Execution) bool {
 			g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
 			r.stop = false
 			r.pending = r.pending[:0]
-			r.wantWhy = sat && s.res.Why == ""
-			s.sat, s.fin = sat, fin
+			target := sat
+			if s.opt.WitnessFor != nil {
+				target = s.ce.Holds(s.opt.WitnessFor, fin)
+			}
+			r.wantWhy = target && s.res.Why == ""
+			r.lastPath = nil
+			s.sat, s.fin, s.target = sat, fin, target
 			r.runTop(0, nil)
 			return s.stop == nil
 		})
@@ -409,13 +432,17 @@ func (s *search) emit(o outcome) bool {
 	if o.failed != nil {
 		if s.sat {
 			s.res.Rejected[o.failed.name]++
+		}
+		if s.target && s.res.Why == "" {
+			s.res.Why = o.failed.why
 			if s.res.Why == "" {
-				s.res.Why = o.failed.why
-				if s.res.Why == "" {
-					s.res.Why = "rejected by " + o.failed.name
-				}
-				r.wantWhy = false
+				s.res.Why = "rejected by " + o.failed.name
+				r.lastPath = nil
 			}
+			if s.opt.Graphs {
+				s.res.WhyGraph = r.graph(r.lastPath, o.failed.name, s.finalText())
+			}
+			r.wantWhy = false
 		}
 		return true
 	}
@@ -423,6 +450,17 @@ func (s *search) emit(o outcome) bool {
 		s.res.Positive++
 	} else {
 		s.res.Negative++
+	}
+	if s.target {
+		s.res.Matches++
+	}
+	// The witness of a forall is an execution where it fails.
+	witness := s.target
+	if s.opt.WitnessFor == nil && s.ce.Quant == litmus.Forall {
+		witness = !s.sat
+	}
+	if witness && s.opt.Graphs && s.res.Witness == nil {
+		s.res.Witness = r.graph(nil, "", s.finalText())
 	}
 	for _, f := range o.flags {
 		s.flags[f] = true
@@ -486,9 +524,15 @@ func (s *search) finish() {
 		r.Flags = append(r.Flags, f)
 	}
 	sort.Strings(r.Flags)
-	if r.Positive > 0 {
-		r.Why = ""
+	if r.Matches > 0 {
+		r.Why, r.WhyGraph = "", nil
 	}
+}
+
+// finalText prints the observed part of the candidate's final state as
+// herd prints a state.
+func (s *search) finalText() string {
+	return s.ce.Line(s.fin)
 }
 
 // bindBase binds the names every model starts from: the primitive sets

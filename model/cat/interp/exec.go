@@ -43,6 +43,8 @@ type runner struct {
 	noPrune bool
 	// wantWhy asks a failing check for an explanation in words.
 	wantWhy bool
+	// lastPath is the path of events the last explanation spelled.
+	lastPath []int
 	// pending are the lazy top-level thunks bound since the last "with"
 	// (see forcePending).
 	pending []*thunk

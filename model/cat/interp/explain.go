@@ -23,7 +23,8 @@ func (r *runner) explain(name string, t *cat.AppTest, rel axiom.Rel) string {
 	var cyc []int
 	if t != nil && t.Op == cat.IsEmpty {
 		if ps := rel.Pairs(); len(ps) > 0 {
-			return fmt.Sprintf("rejected by %s: %s", name, r.spell([]int{ps[0][0], ps[0][1]}))
+			r.lastPath = []int{ps[0][0], ps[0][1]}
+			return fmt.Sprintf("rejected by %s: %s", name, r.spell(r.lastPath))
 		}
 		return "rejected by " + name
 	}
@@ -50,6 +51,7 @@ func (r *runner) explain(name string, t *cat.AppTest, rel axiom.Rel) string {
 		path = append(path, seg[:len(seg)-1]...)
 	}
 	path = append(path, path[0])
+	r.lastPath = path
 	return fmt.Sprintf("rejected by %s: cycle %s", name, r.spell(path))
 }
 
