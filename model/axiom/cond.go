@@ -306,8 +306,12 @@ func (fs *Finals) addRow(row []Val) bool {
 	return true
 }
 
-// Merge adds the states of o, which is empty afterwards.
+// Merge adds the states of o, which is empty afterwards; a nil o (a part
+// of a parallel search that never ran) adds none.
 func (fs *Finals) Merge(o *Finals) {
+	if o == nil {
+		return
+	}
 	o.set.Each(func(row []Val) { fs.addRow(row) })
 	o.set = report.NewStateSet[Val](len(fs.c.Observed))
 	o.hold.Set(0)
