@@ -48,6 +48,10 @@ type Test struct {
 	Cond       *Cond
 	Invariants []*Invariant // our extension: invariant (P)
 	EndPos     Pos
+	// Code is set for a code test (a C prelude of kernel code): the
+	// objects and paths the test was flattened with; Init, Procs and
+	// the final section are then the flattened test (lower.go).
+	Code *Code
 }
 
 // Pos and End implement Node.

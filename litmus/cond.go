@@ -291,6 +291,10 @@ func (p *parser) parseLocRef() *LocRef {
 			p.next()
 			return l
 		}
+		if p.code != nil {
+			p.parsePathRest(l)
+			return l
+		}
 		if p.is("[") {
 			p.next()
 			v, ok := parseIntLit(p.lit)

@@ -27,12 +27,12 @@ func (t *Test) Primitive(name string) (*Primitive, bool) {
 }
 
 // ParseDef reads herd7's macro file for C tests (the kernel's
-// tools/memory-model/linux-kernel.def) and returns the built-in table with
-// the rows the file defines replaced by what the file says, and the rows
-// it adds added: a kernel tree that defines a new primitive, or gives an
-// existing one another annotation, is checked as it says without a
-// rebuild. Rows the file does not mention (the bit operations and
-// refcount_t, which herd lacks) stay as built in.
+// tools/memory-model/linux-kernel.def) and returns the table it defines,
+// which replaces the built-in one as herd's -macros file does: a kernel
+// tree that defines a new primitive, or gives an existing one another
+// annotation, is checked as it says without a rebuild, and a primitive
+// the file does not define (the bit operations and refcount_t, which
+// the kernel's file lacks) is an unknown function, as it is to herd7.
 //
 // Each macro is one line "NAME(PARAMS) BODY", the body either an
 // expression or a block "{ ...; }" of herd's C-level builtins (__load,
@@ -68,9 +68,6 @@ func ParseDef(filename string, src []byte) (Table, error) {
 		d.order = append(d.order, m.name)
 	}
 	out := Table{}
-	for k, v := range table {
-		out[k] = v
-	}
 	for _, name := range d.order {
 		p, err := d.row(name, 0)
 		if err != nil {

@@ -32,8 +32,10 @@ my_fence() { __fence{after-atomic}; }
 	require.Equal(t, []ArgKind{ArgPtr}, tab["my_read"].Args)
 	require.Equal(t, KLoad, tab["my_read"].Kind)
 	require.Equal(t, "after-atomic", tab["my_fence"].Fence)
-	// The built-in rows the file does not define stay.
-	require.Same(t, table["set_bit"], tab["set_bit"])
+	// The file's table replaces the built-in one: a row it does not
+	// define is not there (herd7 -macros knows only the file's).
+	require.NotNil(t, table["set_bit"])
+	require.NotContains(t, tab, "set_bit")
 
 	for _, tc := range []struct{ src, err string }{
 		{"x(X) __load{FANCY}(X)\n", "t.def:1:6: __load{FANCY}: litmus knows the annotations ONCE, ACQUIRE, RELEASE, MB and NORETURN here"},

@@ -21,7 +21,31 @@ var errorMarkerRE = regexp.MustCompile(`ERROR ("(?:[^"\\]|\\.)*")`)
 // error containing the marker's text, and every error must be on a
 // marked line.
 func TestErrorFiles(t *testing.T) {
-	files, err := filepath.Glob("testdata/errors/*.litmus")
+	checkErrorFiles(t, "testdata/errors/*.litmus", func(f string, src []byte) error {
+		_, err := Parse(f, src)
+		return err
+	})
+}
+
+// TestResolveErrorFiles does the same for testdata/resolve/*.litmus,
+// tests that parse but whose names or expectations do not resolve
+// (ResolveNames, ResolveFinal, CheckExpectations).
+func TestResolveErrorFiles(t *testing.T) {
+	checkErrorFiles(t, "testdata/resolve/*.litmus", func(f string, src []byte) error {
+		tst, err := Parse(f, src)
+		if err != nil {
+			return err
+		}
+		var list ErrorList
+		list = append(list, ResolveNames(tst)...)
+		list = append(list, ResolveFinal(tst)...)
+		list = append(list, CheckExpectations(tst)...)
+		return list.Err()
+	})
+}
+
+func checkErrorFiles(t *testing.T, glob string, check func(f string, src []byte) error) {
+	files, err := filepath.Glob(glob)
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, f := range files {
@@ -37,7 +61,7 @@ func TestErrorFiles(t *testing.T) {
 				}
 			}
 			require.NotEmpty(t, want, "no ERROR markers in %s", f)
-			_, perr := Parse(f, src)
+			perr := check(f, src)
 			require.Error(t, perr)
 			var list ErrorList
 			require.True(t, errors.As(perr, &list), "error is not an ErrorList: %T", perr)

@@ -27,6 +27,9 @@ func TestExpectations(t *testing.T) {
 		{"(*\n * Result: Never DATARACE\n *)", map[string]string{"LKMM": "Never"}},
 		{"(*\n * Result: Maybe\n * P0 GRR: Never->Maybe: why\n *)", map[string]string{"LKMM": "Maybe"}},
 		{"(*\n * Result: Flag srcu-bad-nesting\n *)", map[string]string{"LKMM": "Flag"}},
+		// Any case; the verdict in its canonical spelling (issue #26).
+		{"(* result-tso: never *)\n(* RESULT: deadlock *)", map[string]string{"TSO": "Never", "LKMM": "DEADLOCK"}},
+		{"(* Result: Nevr *)", map[string]string{"LKMM": "Nevr"}},
 		// Prose is not an expectation.
 		{"(* Expected result: Never. *)", map[string]string{}},
 	} {

@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -31,12 +32,18 @@ func (p *parser) parseOperand(c cell) *Operand {
 		if !ok {
 			return bad("expected integer")
 		}
+		if msg := x86ImmRange(s, v); msg != "" {
+			return bad(msg)
+		}
 		o.Kind, o.Imm = OpdImm, v
 		return o
 	case s[0] == '-' && !strings.ContainsAny(s, "(["):
 		v, ok := parseIntLit(s)
 		if !ok {
 			return bad("expected integer")
+		}
+		if msg := x86ImmRange(s, v); msg != "" {
+			return bad(msg)
 		}
 		o.Kind, o.Imm = OpdImm, v
 		return o
@@ -200,4 +207,17 @@ func splitTerms(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// x86ImmRange says why immediate s (read as v) is not one herd7's X86
+// parsers read, or "": they read it with OCaml's int_of_string
+// (Misc.string_as_int), 63 bits, as the other assembly dialects.
+func x86ImmRange(s string, v int64) string {
+	if big := overflowingInt(s); big != "" {
+		return "integer " + big + " out of range (beyond 64 bits)"
+	}
+	if v < herdIntMin || v > herdIntMax {
+		return "integer " + strconv.FormatInt(v, 10) + " out of range (herd7 reads X86 integers as 63-bit, -2^62 to 2^62-1)"
+	}
+	return ""
 }

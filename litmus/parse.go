@@ -104,6 +104,13 @@ type parser struct {
 
 	lastErrLine int
 	depth       int // nesting of expressions, statements and propositions
+
+	// code is set in a code test (a C test with a prelude); then next
+	// expands macros, and pend holds tokens of expansions still to come
+	// (cpp.go). hide is the current token's hide set.
+	code *codeState
+	pend []ptok
+	hide []string
 }
 
 // maxDepth bounds nesting, so that "((((..." cannot exhaust the stack.
@@ -178,6 +185,18 @@ func (p *parser) errorExpected(what string) {
 
 // next advances to the next token.
 func (p *parser) next() {
+	if p.code != nil {
+		for {
+			p.rawNext()
+			if p.tok != tIdent || hidden(p.lit, p.hide) {
+				return
+			}
+			m := p.code.macros[p.lit]
+			if m == nil || !p.expand(m, p.hide) {
+				return
+			}
+		}
+	}
 	p.prevEnd = p.sc.off
 	var off int
 	p.tok, off, p.lit = p.sc.scan()
@@ -191,6 +210,7 @@ func (p *parser) next() {
 // reset restarts the token stream at byte offset off, with (* *)
 // comments recognised when ocaml is set.
 func (p *parser) reset(off int, ocaml bool) {
+	p.pend = nil
 	p.sc.off = off
 	p.sc.ocaml = ocaml
 	p.next()
@@ -239,14 +259,22 @@ func (p *parser) parseTest() *Test {
 	}
 	p.sc.symbolic = dialectOf(p.test.Arch) != nil
 	off = p.parsePrelude(off)
+	if p.test.Arch == ArchC && off < len(p.src) && p.startsCode(off) {
+		p.code = newCodeState(p.file.Name)
+		off = p.parseCodePrelude(off)
+	}
 	if off >= len(p.src) || p.src[off] != '{' {
 		if len(p.errs) == 0 {
 			p.errorAt(off, "expected {, found "+p.describeAt(off))
 		}
 		return p.test
 	}
-	p.reset(off, true)
-	p.parseInit()
+	p.reset(off, p.code == nil)
+	if p.code != nil {
+		p.parseCodeInit()
+	} else {
+		p.parseInit()
+	}
 	switch p.test.Arch {
 	case ArchC:
 		p.parseCProcs()
@@ -257,6 +285,9 @@ func (p *parser) parseTest() *Test {
 	}
 	p.parseFinal()
 	p.test.EndPos = Pos(len(p.src) + 1)
+	if p.code != nil && len(p.errs) == 0 {
+		p.lower()
+	}
 	return p.test
 }
 
@@ -410,7 +441,7 @@ func (p *parser) parsePrelude(off int) int {
 		} else {
 			off = p.skipBlank(off, false)
 		}
-		if off >= len(p.src) || p.src[off] == '{' {
+		if off >= len(p.src) || p.src[off] == '{' || p.test.Arch == ArchC && p.startsCode(off) {
 			return off
 		}
 		if p.src[off] == '"' && (dialectOf(p.test.Arch) == nil || bytes.IndexByte(p.src[off+1:], '"') >= 0) {

@@ -51,8 +51,15 @@ func (p *parser) parseCProcs() {
 			}
 			continue
 		}
-		if seen[id] {
+		// herd7 refuses a test whose threads are not P0, P1, ... in
+		// order ("Processes must be P0, P1, ..."): a gap would leave a
+		// thread number with no code, which the models and the compiled
+		// tests would read differently.
+		switch want := len(p.test.Procs); {
+		case seen[id]:
 			p.error(p.pos, fmt.Sprintf("duplicate process P%d", id))
+		case id != want:
+			p.error(p.pos, fmt.Sprintf("expected process P%d, found P%d (threads are numbered P0, P1, ... in order, as herd7 requires)", want, id))
 		}
 		seen[id] = true
 		p.test.Procs = append(p.test.Procs, p.parseCProc(id))
@@ -184,7 +191,16 @@ func isTypeWord(s string) bool {
 }
 
 // isTypeStart reports whether the current token starts a declaration.
-func (p *parser) isTypeStart() bool { return p.tok == tIdent && isTypeWord(p.lit) }
+func (p *parser) isTypeStart() bool { return p.tok == tIdent && p.typeWord(p.lit) }
+
+// typeWord is isTypeWord, plus in a code test the prelude's typedef
+// names and enum.
+func (p *parser) typeWord(s string) bool {
+	if p.code != nil && (p.code.typedefs[s] != nil || s == "enum" || s == "static") {
+		return true
+	}
+	return isTypeWord(s)
+}
 
 // parseType parses
 //
@@ -193,7 +209,7 @@ func (p *parser) isTypeStart() bool { return p.tok == tIdent && isTypeWord(p.lit
 // and returns the base type words (stars belong to the declarators).
 func (p *parser) parseType() []string {
 	var words []string
-	for p.tok == tIdent && (isTypeWord(p.lit) || len(words) > 0 && (words[len(words)-1] == "struct" || words[len(words)-1] == "union")) {
+	for p.tok == tIdent && (p.typeWord(p.lit) || len(words) > 0 && (words[len(words)-1] == "struct" || words[len(words)-1] == "union" || words[len(words)-1] == "enum")) {
 		words = append(words, p.lit)
 		p.next()
 	}
@@ -287,6 +303,10 @@ func (p *parser) parseStmt() Stmt {
 		switch p.lit {
 		case "if":
 			return p.parseIf()
+		case "return":
+			if p.code != nil {
+				return p.parseReturn()
+			}
 		case "while":
 			return p.parseWhile()
 		case "do", "for", "break", "continue":
@@ -387,7 +407,7 @@ func (p *parser) parseSimpleStmt() Stmt {
 // checkLvalue reports an assignment target that is not a name, *p or t[i].
 func (p *parser) checkLvalue(x Expr) {
 	switch x := x.(type) {
-	case *Ident, *IndexExpr, *badExpr:
+	case *Ident, *IndexExpr, *badExpr, *MemberExpr:
 		return
 	case *UnaryExpr:
 		if x.Op == "*" {
@@ -506,5 +526,19 @@ func (p *parser) parseFor() Stmt {
 	}
 	p.expect(")")
 	s.Body = p.parseBody()
+	return s
+}
+
+// parseReturn parses
+//
+//	ReturnStmt = "return" [ Expr ] ";" .
+func (p *parser) parseReturn() Stmt {
+	s := &ReturnStmt{Return: p.pos}
+	p.next()
+	if !p.is(";") {
+		s.X = p.parseExpr()
+	}
+	s.EndPos = p.pos + 1
+	p.expectSemi()
 	return s
 }

@@ -95,6 +95,10 @@ func (p *parser) parseUnary() Expr {
 // isCast reports whether the current '(' starts a cast: the token after
 // it is a type word. It peeks with a copy of the scanner.
 func (p *parser) isCast() bool {
+	if p.code != nil {
+		t, _ := p.peekTok()
+		return t.kind == tIdent && p.typeWord(t.lit)
+	}
 	s := p.sc
 	s.onComment = nil
 	s.onError = func(int, string) {}
@@ -126,13 +130,37 @@ func (p *parser) parseCast() Expr {
 //	PrimaryExpr = Ident | Int | Call | "(" Expr ")" .
 func (p *parser) parsePostfix() Expr {
 	x := p.parsePrimary()
-	for p.is("[") {
-		p.next()
-		i := p.parseExpr()
-		x = &IndexExpr{X: x, Index: i, Rbrack: p.pos}
-		p.expect("]")
+	for {
+		switch {
+		case p.is("["):
+			p.next()
+			i := p.parseExpr()
+			x = &IndexExpr{X: x, Index: i, Rbrack: p.pos}
+			p.expect("]")
+		case p.code != nil && (p.is(".") || p.is("->")):
+			arrow := p.lit == "->"
+			p.next()
+			if p.tok != tIdent {
+				p.errorExpected("member name")
+				return x
+			}
+			x = &MemberExpr{X: x, Arrow: arrow, Name: &Ident{NamePos: p.pos, Name: p.lit}}
+			p.next()
+		case p.code != nil && p.is("("):
+			c := &IndirectCall{Fun: x}
+			p.next()
+			for !p.is(")") && p.tok != tEOF {
+				c.Args = append(c.Args, p.parseExpr())
+				if !p.got(",") {
+					break
+				}
+			}
+			c.Rparen = p.expect(")")
+			x = c
+		default:
+			return x
+		}
 	}
-	return x
 }
 
 // parsePrimary parses
@@ -176,7 +204,19 @@ func (p *parser) parseCall(fun *Ident) Expr {
 	c := &CallExpr{Fun: fun, Lparen: p.pos}
 	p.next()
 	for !p.is(")") && p.tok != tEOF {
-		c.Args = append(c.Args, p.parseExpr())
+		if p.code != nil && p.isTypeStart() {
+			// container_of(p, struct foo, member), sizeof-like uses.
+			pos := p.pos
+			words := p.parseType()
+			stars := ""
+			for p.is("*") {
+				stars += "*"
+				p.next()
+			}
+			c.Args = append(c.Args, &TypeArg{TypePos: pos, Type: joinType(words, stars), EndPos: Pos(p.prevEnd + 1)})
+		} else {
+			c.Args = append(c.Args, p.parseExpr())
+		}
 		if !p.got(",") {
 			break
 		}
@@ -187,7 +227,9 @@ func (p *parser) parseCall(fun *Ident) Expr {
 		return c
 	}
 	p.next()
-	p.checkCall(c)
+	if p.code == nil {
+		p.checkCall(c) // a code test's calls are checked when lowered
+	}
 	return c
 }
 
@@ -206,6 +248,11 @@ func (p *parser) checkCall(c *CallExpr) {
 		}
 		if msg, gone := Retired(name); !found && gone {
 			p.error(c.Fun.Pos(), msg)
+			return
+		}
+		if _, builtin := Lookup(name); !found && builtin {
+			// The macro file's table replaces the built-in one.
+			p.error(c.Fun.Pos(), "unknown function "+name+": the macro file the test is parsed with (a kernel tree's linux-kernel.def) does not define it, though litmus's built-in table does")
 			return
 		}
 		if !found {

@@ -192,16 +192,7 @@ func (r *resolver) location(e Expr) {
 // suggest returns the declared name closest to name, preferring the
 // thread's parameters and registers, or "" when none is close.
 func (r *resolver) suggest(name string) string {
-	// A suggestion that changes every letter of the name is no guess.
-	best, bestD := "", min(2+len(name)/8, len(name)-1)
-	for _, cands := range [][]string{r.order, r.sharedOrder} {
-		for _, c := range cands {
-			if d := editDistance(name, c); d <= bestD && (best == "" || d < bestD) {
-				best, bestD = c, d
-			}
-		}
-	}
-	return best
+	return Suggest(name, append(append([]string(nil), r.order...), r.sharedOrder...))
 }
 
 // Unparen strips parentheses and casts: the models have one kind of

@@ -187,9 +187,26 @@ func CheckProp(t *litmus.Test, p litmus.Prop) error {
 // pointer misuse, an unsupported instruction), as a litmus.ErrorList with
 // file:line:col positions; a search cut short by opt's bounds or ctx is
 // not an error but a Result with Verdict Unknown.
+//
+// Check resolves t first (Resolve, with the default options); a command
+// that checks a test under several models resolves it once and calls
+// Program.Check for each.
 func Check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	p, err := Resolve(t, ResolveOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return p.Check(ctx, m, opt)
+}
+
+// check runs the engine of model m on t, which Resolve accepted.
+func check(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
 	if !Supported(m) {
 		return nil, fmt.Errorf("%s: %w", m, ErrNotSupported)
+	}
+	if m.k != kCat && (opt.SkipAll || len(opt.SkipChecks) > 0) {
+		// herd's -skipchecks and -through act on a cat model's checks.
+		return nil, fmt.Errorf("%s: the %s model is an engine, not a cat model: herd7's -skipchecks and -through apply to cat models (--cat FILE, --model-dir DIR for the LKMM's own checks, aarch64, riscv, ppc)", t.Name, m)
 	}
 	if m == LKMM {
 		return checkLKMM(ctx, t, opt)

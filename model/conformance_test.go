@@ -98,7 +98,9 @@ func checkFile(t *testing.T, path string, m Model, opt Options) *Result {
 	t.Helper()
 	test, err := litmus.ParseFile(path)
 	require.NoError(t, err)
-	res, err := Check(context.Background(), test, m, opt)
+	p, err := Resolve(test, ResolveOptions{FreshZero: freshZero[rel(t, path)]})
+	require.NoError(t, err)
+	res, err := p.Check(context.Background(), m, opt)
 	require.NoError(t, err)
 	return res
 }

@@ -275,6 +275,18 @@ func apply(sites []Site) (undo func()) {
 // under m. The test is modified during the call and restored before it
 // returns, so t must not be used concurrently.
 func Fences(ctx context.Context, t *litmus.Test, m Model, opt Options) (*FenceReport, error) {
+	p, err := Resolve(t, ResolveOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return p.Fences(ctx, m, opt)
+}
+
+// Fences is the package's Fences on a resolved test: weakening an
+// ordering construct changes no name, so the variants are not resolved
+// again.
+func (p *Program) Fences(ctx context.Context, m Model, opt Options) (*FenceReport, error) {
+	t := p.test
 	if t.Arch == litmus.ArchLISA {
 		// Sites knows C primitives and X86 instructions; reporting "no
 		// ordering constructs" for a LISA test would be wrong.
@@ -284,7 +296,7 @@ func Fences(ctx context.Context, t *litmus.Test, m Model, opt Options) (*FenceRe
 	run := func(sites []Site) (*Result, error) {
 		undo := apply(sites)
 		defer undo()
-		return Check(ctx, t, m, opt)
+		return check(ctx, t, m, opt)
 	}
 	base, err := run(nil)
 	if err != nil {

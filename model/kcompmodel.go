@@ -12,7 +12,6 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
-	"github.com/litmus-dev/litmus/model/cat/interp"
 	"github.com/litmus-dev/litmus/model/kcomp"
 	"github.com/litmus-dev/litmus/model/report"
 )
@@ -23,6 +22,11 @@ import (
 // under the C test's names (the registers the C registers were given are
 // renamed), and an explanation names the kernel primitive of each event.
 func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Result, error) {
+	// The budget of every other cat-model check (checkCat): the time
+	// limit, ctx and the memory cap bound the compilation, the compiled
+	// test's semantics and the model's search alike, and a limit hit is
+	// an Unknown with the limit in words.
+	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	src := t
 	if opt.WitnessFor != nil {
 		// The compiled test must observe what the proposition names:
@@ -30,7 +34,11 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 		// (the states are projected back on t's own below).
 		src = observing(t, opt.WitnessFor)
 	}
-	c, err := kcomp.Compile(src, *m.cat.target, kcomp.Options{})
+	var ex *limit.Exceeded
+	c, err := kcomp.Compile(src, *m.cat.target, kcomp.Options{Budget: b})
+	if errors.As(err, &ex) {
+		return limitedResult(t, m, ex.Reason), nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -44,14 +52,8 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
-	// The budget of every other cat-model check (checkCat): the time
-	// limit, ctx and the memory cap bound the compiled test's semantics
-	// and the model's search alike, and a limit hit is an Unknown with
-	// the limit in words.
-	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
-	p, err := arch.Program(c.Test, arch.Options{Budget: b})
+	p, err := arch.Program(c.Test, arch.Options{Budget: b, LoopBound: opt.LoopBound})
 	if err != nil {
-		var ex *limit.Exceeded
 		if errors.As(err, &ex) {
 			return limitedResult(t, m, ex.Reason), nil
 		}
@@ -62,8 +64,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := cm.Check(ctx, p, interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain,
-		WitnessFor: witnessFor, Graphs: opt.Explain})
+	r, err := cm.Check(ctx, p, catCheckOptions(maxCand, opt, witnessFor))
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +102,11 @@ func limitedResult(t *litmus.Test, m Model, reason string) *Result {
 func Compile(t *litmus.Test, m Model) (*kcomp.Compiled, error) {
 	if t.Arch != litmus.ArchC || m.cat == nil || m.cat.target == nil {
 		return nil, fmt.Errorf("%s: the %s model does not compile %s tests", t.Name, m, t.Arch)
+	}
+	// The code's names must resolve; the final section is herd7's to
+	// read (a compiled test is herd's input), fresh zeros and all.
+	if _, err := Resolve(t, ResolveOptions{FreshZero: true}); err != nil {
+		return nil, err
 	}
 	return kcomp.Compile(t, *m.cat.target, kcomp.Options{})
 }

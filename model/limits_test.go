@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
+	"github.com/litmus-dev/litmus/litmus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -267,4 +269,97 @@ func TestLimitsHoldUnderCatModels(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, Unknown, res.Verdict)
 	require.Equal(t, "timed out after 50ms", res.Reason)
+}
+
+// checkWithin runs Check in a goroutine and fails the test when it has
+// not returned within 1.5 times opt.Timeout plus a second: a check that
+// the limit holds, measured generously, not a speed assertion.
+func checkWithin(t *testing.T, test *litmus.Test, m Model, opt Options) *Result {
+	t.Helper()
+	type answer struct {
+		res *Result
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := Check(context.Background(), test, m, opt)
+		done <- answer{res, err}
+	}()
+	bound := opt.Timeout*3/2 + time.Second
+	select {
+	case a := <-done:
+		require.NoError(t, a.err, m.String())
+		return a.res
+	case <-time.After(bound):
+		t.Fatalf("%s: the check with a %s timeout had not stopped after %s", m, opt.Timeout, bound)
+	}
+	return nil
+}
+
+// TestTimeoutCoversArchSetUp: the compiled architecture models poll the
+// budget while they compile the C test and while they build the
+// execution's base relations (quadratic in its events): 20,000 smp_mb()
+// with a 1 s limit ran 4 s, the relations of the one execution being
+// built after the deadline.
+func TestTimeoutCoversArchSetUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 20,000-line test under two models")
+	}
+	// The next tests measure what the process holds: give back what
+	// these executions took.
+	t.Cleanup(debug.FreeOSMemory)
+	test, err := parseSrc("long.litmus", "C long\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n"+strings.Repeat("\tsmp_mb();\n", 20000)+"}\nexists (x=1)\n")
+	require.NoError(t, err)
+	for _, m := range []Model{AArch64, RISCV} {
+		// What the last check took is garbage, but counts against the
+		// cap until the collector gives it back.
+		debug.FreeOSMemory()
+		res := checkWithin(t, test, m, Options{Timeout: time.Second})
+		require.Equal(t, Unknown, res.Verdict, m.String())
+		// The time limit, or on a machine slow enough to build the
+		// relations this far, the memory cap: a limit either way, within
+		// the bound checkWithin holds.
+		if res.Reason != "timed out after 1s" {
+			require.True(t, strings.HasPrefix(res.Reason, "memory cap: "), "%s: %s", m, res.Reason)
+		}
+	}
+}
+
+// TestMemoryCapCoversCollection: the cap holds for the whole run under
+// the LKMM, the collection and printing of the final states included:
+// the search keeps room for copying the states it found. A 32-thread
+// ring of smp_mb() with --max-memory 300 held 379 MiB at its peak (and
+// 2.69 GB against the default 1.5 GiB); it now stops at the cap, saying
+// why.
+func TestMemoryCapCoversCollection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills a memory cap")
+	}
+	const n = 32
+	var b strings.Builder
+	b.WriteString("C ring\n{}\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "P%d(int *x%d, int *x%d)\n{\n\tint r0;\n\tWRITE_ONCE(*x%d, 1);\n\tsmp_mb();\n\tr0 = READ_ONCE(*x%d);\n}\n", i, i, (i+1)%n, i, (i+1)%n)
+	}
+	// Every register observed: a state per outcome of the 32 loads.
+	b.WriteString("exists (0:r0=0")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, " /\\ %d:r0=0", i)
+	}
+	b.WriteString(")\n")
+	test, err := parseSrc("ring.litmus", b.String())
+	require.NoError(t, err)
+	debug.FreeOSMemory()
+	capBytes := limit.ProcessHeld() + 96<<20
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(capBytes)))
+	peak := watchPeak()
+	res, err := Check(context.Background(), test, LKMM, Options{Timeout: 40 * time.Second, MaxMemory: capBytes})
+	if err == nil {
+		err = res.WriteHerd(io.Discard) // the printing is under the cap too
+	}
+	held := peak()
+	require.NoError(t, err)
+	require.Equal(t, Unknown, res.Verdict)
+	require.True(t, strings.HasPrefix(res.Reason, "memory cap: "), res.Reason)
+	require.LessOrEqual(t, held, capBytes+32<<20, "the process held %s with a %s cap", limit.Bytes(held), limit.Bytes(capBytes))
 }

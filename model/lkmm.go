@@ -27,7 +27,7 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory,
+	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory, LoopBound: opt.LoopBound,
 		WitnessFor: opt.WitnessFor, Graphs: opt.Explain})
 	if err != nil {
 		return nil, err

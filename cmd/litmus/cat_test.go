@@ -140,5 +140,7 @@ func TestModelDirCorpus(t *testing.T) {
 	}
 	out, errOut, code := run(t, "check", "--model", "lkmm", "--model-dir", kernelDir, filepath.Join(kernelDir, "../.."))
 	require.Equal(t, exitOK, code, errOut)
-	require.Regexp(t, `\n2\d\d passed, 0 failed\n$`, out)
+	// The kernel's tests with a Result line, under both; those without
+	// one are not passes (issue #26).
+	require.Regexp(t, `\n\d+ passed, 0 failed, \d+ unjudged \(no expectation\)\n$`, out)
 }

@@ -62,7 +62,7 @@ func TestExplainFlagsReset(t *testing.T) {
 	for _, m := range []string{"armlite", "armlite-nodeps"} {
 		out, errOut, code := run(t, "explain", "--cat", "../../docs/examples/models/"+m+".cat", "-I", "../../docs/examples/models/include", "../../docs/examples/models/tests/S+dmb.ish+data.litmus")
 		require.Equal(t, exitOK, code, errOut)
-		require.Contains(t, out, "under "+m+":")
+		require.Contains(t, out, "under "+m+".cat:")
 	}
 }
 

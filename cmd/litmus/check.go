@@ -46,7 +46,13 @@ with the verdict under each model, and herd7's blocks as well with -v.
 Expectations are read from the test's comments: the kernel's own
 "Result: Never|Sometimes|Always" line is the expected LKMM verdict, and
 "Result-SC:", "Result-TSO:", "Result-PSO:", "Result-LKMM:" give one per
-model (any model name or alias: "Result-AARCH64:", "Result-ARM64-LLSC:"). "Invariant: Holds|Violated" (or "Invariant-TSO: ...") says what the
+model (any model name or alias: "Result-AARCH64:", "Result-ARM64-LLSC:", in
+any case, or the name of a --cat model). An expectation line whose verdict is
+not one of these (nor the kernel collections' "Maybe" and "Flag NAME", which
+expect no verdict), or whose model name is a misspelling of a model's, is an
+input error with a suggestion ("did you mean Never?"), reported once. With
+several models, a Result line for a model outside the run gets one note on
+stderr: nothing checks it. "Invariant: Holds|Violated" (or "Invariant-TSO: ...") says what the
 test's invariant clauses are expected to do; without it a violated invariant
 is a failure. "Result: DEADLOCK" (the kernel's convention) expects that no
 execution reaches the end, as the kernel's judgelitmus.sh reads it: herd's
@@ -60,7 +66,18 @@ but DEADLOCK: Never over nothing checks nothing.
 A name a thread uses as a location (dereferenced, or passed as a pointer)
 that is not a parameter of the thread, not in the init section and not a
 register set earlier is an input error, with a suggestion ("did you mean
-flag?"); an error that every model finds is printed once.
+flag?"). So is a name of the final section (condition, locations, filter)
+that nothing else in the test has: a location no thread accesses and the init
+section does not declare, a register its thread never uses and the init does
+not set, a thread that does not exist. herd7 reads such a location or
+register as a fresh 0, under which a misspelt condition checks nothing;
+--fresh-zero accepts that reading, for tests written for it. Input errors are
+found before any model runs, and printed once whatever --model says.
+
+The summary line of several models counts results: passed (held to an
+expectation and met it), failed, and unjudged (nothing said what to expect:
+no Result line for the model, no invariant it checks). An unjudged verdict
+is not a pass.
 
 The limits hold under every model. The memory cap is per test, on what
 its search holds (as the engine accounts it), so that a test's answer is
@@ -80,11 +97,20 @@ Flags:
 	                  aarch64-llsc, riscv, ppc, and their aliases), a comma-separated
 	                  list, or all (default: tso for C and X86 tests, the architecture's
 	                  model for AArch64, RISCV and PPC tests, lkmm for LISA tests)
+	--cat FILE        also check under the cat model in FILE, a .cat or herd's .cfg
+	                  (repeatable; 'litmus help models', docs/cat.md)
+	-I DIR            a directory searched for the files a --cat model includes (repeatable)
+	--model-dir DIR   also check under the LKMM of a kernel tree: DIR is its
+	                  tools/memory-model (linux-kernel.cfg, .bell, .cat, lock.cat), and its
+	                  linux-kernel.def replaces the built-in table of C primitives
 	--json            print JSON Lines, one object per test and model (see 'litmus help json')
 	--max-states N    stop a search after N distinct states (lkmm: N candidate executions), giving Unknown (default 5000000)
-	--timeout D       stop a search after duration D (e.g. 30s), giving Unknown (default none)
+	--timeout D       stop each model's check of a test after duration D (e.g. 30s), set-up
+	                  included, giving Unknown (default none)
 	--max-memory N    stop a test's search when it holds more than N MiB, giving Unknown (default 1536)
 	--allow-unknown   do not fail on Unknown verdicts
+	--fresh-zero      read a location or register only the final section names as herd7
+	                  does, a fresh 0, instead of an input error
 	--jobs N          check N files at a time (default: the number of CPUs)
 	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
 	-v                with several models, also print herd's block for each
@@ -92,7 +118,7 @@ Flags:
 	--shard K/N       check only the K-th of N slices of the files: file i (arguments in order,
 	                  each directory sorted) when i mod N = K-1; the N shards of a CI matrix
 	                  check every file once ('litmus compare' merges their --json outputs)
-`,
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &checkFlags
 			*f = checkOptions{}
@@ -119,6 +145,8 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var(positive{&o.maxMemory}, "max-memory", "memory cap of each test's search, in MiB")
 	fs.Var(nonNegative{&o.timeout}, "timeout", "time limit per search")
 	fs.Var(positive{&o.jobs}, "jobs", "files checked at a time (default: the number of CPUs)")
+	fs.BoolVar(&o.freshZero, "fresh-zero", false, "read a location or register that only the final section names as herd7 does, a fresh 0, instead of an error")
+	addHerdFlags(fs, o)
 }
 
 func runCheck(ctx context.Context, env *Env, args []string) int {
@@ -172,17 +200,20 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	enc.SetEscapeHTML(false) // "<stdin>", "-fr->" as written
 	checkAll(ctx, env, files, models, f.runOptions, model.Options{}, func(_ int, fr fileResult) {
 		prog.step(fr.file)
-		// An error every model finds (a misspelt location, a thread the
-		// condition names that does not exist) is printed once.
-		seen := map[string]bool{}
+		// An input error (a misspelt location, a thread the condition
+		// names that does not exist, an expectation not understood) is
+		// found before any model runs (model.Resolve), once.
 		if fr.err != nil {
-			printInputError(env, fr.file, fr.err, seen)
+			printInputError(env, fr.file, fr.err)
 			code = max(code, exitUsage)
+		}
+		for _, n := range fr.notes {
+			env.Errorf("%s", n)
 		}
 		for i := range fr.results {
 			mr := &fr.results[i]
 			if mr.err != nil {
-				printInputError(env, fr.file, mr.err, seen)
+				printInputError(env, fr.file, mr.err)
 				if !(multi && kcomp.IsNotCompiled(mr.err)) {
 					code = max(code, exitUsage)
 				}
@@ -220,9 +251,8 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 }
 
 // printInputError prints a parse or meaning error, one line per error,
-// as "litmus: file:line:col: message". With seen not nil, a line already
-// in seen is not printed again.
-func printInputError(env *Env, file string, err error, seen map[string]bool) {
+// as "litmus: file:line:col: message".
+func printInputError(env *Env, file string, err error) {
 	var lines []string
 	var list litmus.ErrorList
 	if errors.As(err, &list) {
@@ -237,12 +267,6 @@ func printInputError(env *Env, file string, err error, seen map[string]bool) {
 		lines = append(lines, msg)
 	}
 	for _, l := range lines {
-		if seen != nil {
-			if seen[l] {
-				continue
-			}
-			seen[l] = true
-		}
 		env.Errorf("%s", l)
 	}
 }
@@ -269,7 +293,7 @@ func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnkn
 		fmt.Fprintf(tw, "\t%s", m)
 	}
 	fmt.Fprintln(tw)
-	pass, fail := 0, 0
+	pass, fail, unjudged := 0, 0, 0
 	for _, fr := range frs {
 		name := fr.file
 		if fr.test != nil {
@@ -298,16 +322,24 @@ func writeSummary(w io.Writer, frs []fileResult, models []model.Model, allowUnkn
 				continue
 			}
 			fmt.Fprintf(tw, "\t%s", cell(mr))
-			if len(mr.problems(allowUnknown)) > 0 {
+			switch {
+			case len(mr.problems(allowUnknown)) > 0:
 				fail++
-			} else {
+			case mr.judged():
 				pass++
+			default:
+				// Nothing said what to expect: a verdict is not a pass.
+				unjudged++
 			}
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d passed, %d failed\n", pass, fail)
+	fmt.Fprintf(w, "\n%d passed, %d failed", pass, fail)
+	if unjudged > 0 {
+		fmt.Fprintf(w, ", %d unjudged (no expectation)", unjudged)
+	}
+	fmt.Fprintln(w)
 }
 
 // resultFor returns fr's result under m, or nil when the test was not
@@ -405,14 +437,34 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 	}
 	if fr.err != nil {
 		msg := fr.err.Error()
-		if len(models) == 0 {
+		switch {
+		case len(models) == 0 && fr.test != nil:
+			models = []model.Model{model.Default(fr.test.Arch)}
+		case len(models) == 0:
 			// --model auto: a file that does not parse has no dialect;
 			// report it under the default model of C tests.
 			models = []model.Model{model.Default(litmus.ArchC)}
+		case len(models) > 1 && fr.test != nil:
+			// Under the models that would have checked it.
+			var ms []model.Model
+			for _, m := range models {
+				if m.Applies(fr.test.Arch) {
+					ms = append(ms, m)
+				}
+			}
+			models = ms
 		}
 		for _, m := range models {
-			_ = enc.Encode(jsonResult{File: fr.file, Test: name, Model: m.String(), Observation: "Error",
-				States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Flags: []string{}, Error: &msg})
+			j := jsonResult{File: fr.file, Test: name, Model: m.String(), Observation: "Error",
+				States: []string{}, Invariants: []jsonViolation{}, Stuck: []jsonStuck{}, Flags: []string{}, Error: &msg}
+			if fr.test != nil {
+				// A test that parsed but did not resolve: what it asks.
+				j.Kind, j.Condition = model.Condition(fr.test)
+				if e := expectationFor(fr.test.Expectations(), m); e != "" {
+					j.Expected = &e
+				}
+			}
+			_ = enc.Encode(j)
 		}
 		return
 	}
@@ -424,6 +476,14 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 		}
 		if fr.test != nil && fr.test.Arch == litmus.ArchC {
 			j.PrimitivesSHA256 = primsHash
+		}
+		if mr.err != nil && len(models) > 1 && kcomp.IsNotCompiled(mr.err) {
+			// Under several models, as the text's n/a: an architecture
+			// model that does not apply to the test, not an error.
+			j.Observation, j.Reason = "n/a", mr.err.Error()
+			j.Kind, j.Condition = model.Condition(fr.test)
+			_ = enc.Encode(j)
+			continue
 		}
 		if mr.err != nil {
 			msg := mr.err.Error()

@@ -120,7 +120,7 @@ func TestThreadLimitUnderEveryModel(t *testing.T) {
 	b.WriteString("exists (x=1)\n")
 	out, errOut, code := run(t, "check", "--model", "all", writeTest(t, "t65.litmus", b.String()))
 	require.Equal(t, exitUsage, code)
-	require.Contains(t, out, "t65   error  error  error  error")
+	require.Contains(t, out, "t65   input error  input error  input error  input error")
 	require.Equal(t, 1, strings.Count(errOut, "65 threads; at most 64 are supported"), errOut)
 }
 

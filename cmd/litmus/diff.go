@@ -25,12 +25,17 @@ versions should observe the same locations).
 The exit status is 1 when a bad outcome became reachable under some model:
 for an "exists" condition (the kernel's way to write the bad outcome) its
 verdict went from Never to Sometimes or Always; for "~exists" and "forall",
-herd's Ok became No. It is 0 otherwise, and 2 for input errors.
+herd's Ok became No; and when a search ends Unknown (a limit: the
+comparison is then not made, "(not compared)", and the reason is printed
+on stderr). It is 0 otherwise, and 2 for input errors.
 
 Flags:
 	--model M       models as for check, a comma-separated list, or all (default all)
+	--cat FILE, -I DIR, --model-dir DIR   models read from files, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
-`,
+	--jobs N        as for check (the two versions are checked one at a time)
+	--fresh-zero      herd7's reading of names only the final section uses, as for check
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			diffFlags = runOptions{}
 			addRunFlags(fs, &diffFlags)
@@ -54,7 +59,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	for i, f := range args {
 		t, err := env.parseArg(f, diffFlags.prims)
 		if err != nil {
-			printInputError(env, f, err, nil)
+			printInputError(env, f, err)
 			return exitUsage
 		}
 		tests[i] = t
@@ -64,30 +69,47 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
+	var progs [2]*model.Program
+	for i, t := range tests {
+		if progs[i], err = diffFlags.resolve(t, models); err != nil {
+			printInputError(env, args[i], err)
+			return exitUsage
+		}
+	}
 	opt := diffFlags.modelOptions()
 	opt.NoWitness = true
 	w := env.Stdout
 	code := exitOK
 	fmt.Fprintf(w, "--- %s (%s)\n+++ %s (%s)\n", args[0], tests[0].Name, args[1], tests[1].Name)
+	var breaks []broken
+	var held []model.Model
 	for _, m := range models {
 		var rs [2]*model.Result
-		for i, t := range tests {
-			r, err := model.Check(ctx, t, m, opt)
+		for i, p := range progs {
+			r, err := p.Check(ctx, m, opt)
 			if err != nil {
-				printInputError(env, args[i], err, nil)
+				printInputError(env, args[i], err)
 				return exitUsage
 			}
 			rs[i] = r
 		}
 		old, new := rs[0], rs[1]
 		change := "unchanged"
-		if old.Verdict != new.Verdict {
+		switch {
+		case old.Verdict == model.Unknown || new.Verdict == model.Unknown:
+			// Not compared: an Unknown is not a verdict, and two of
+			// them are no evidence that nothing changed.
+			change = "not compared"
+		case old.Verdict != new.Verdict:
 			change = "CHANGED"
 		}
 		fmt.Fprintf(w, "%s: %s -> %s (%s)\n", m, old.Verdict, new.Verdict, change)
-		if old.Verdict == model.Unknown || new.Verdict == model.Unknown {
-			fmt.Fprintf(w, "  incomplete: a search ended Unknown\n")
-			code = max(code, exitCheck)
+		for i, r := range rs {
+			if r.Verdict == model.Unknown {
+				fmt.Fprintf(w, "  incomplete: %s: %s\n", args[i], r.Reason)
+				env.Errorf("%s: %s: Unknown: %s", args[i], m, r.Reason)
+				code = max(code, exitCheck)
+			}
 		}
 		oldSet, newSet := stateSet(old), stateSet(new)
 		for _, s := range new.States.All() {
@@ -103,8 +125,12 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 		if badBecameReachable(old, new) {
 			fmt.Fprintf(w, "  bad outcome now reachable under %s: %s\n", m, new.Condition)
 			code = max(code, exitCheck)
+			breaks = append(breaks, broken{m, witness(tests[1], new)})
+		} else {
+			held = append(held, m)
 		}
 	}
+	writeBreaks(w, tests[0], tests[1], breaks, held)
 	return code
 }
 

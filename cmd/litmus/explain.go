@@ -66,7 +66,9 @@ Flags:
 	--png FILE      also render the picture as PNG (needs Graphviz's dot)
 	--cat FILE, -I DIR, --model-dir DIR   models as data, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
-`,
+	--jobs N        as for check (one file: no effect)
+	--fresh-zero      herd7's reading of names only the final section uses, as for check
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &explainFlags
 			// Reset everything, the repeatable --cat and -I too: the
@@ -94,12 +96,17 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	}
 	t, err := env.parseArg(args[0], f.prims)
 	if err != nil {
-		printInputError(env, args[0], err, nil)
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	ms, err := modelsFor(f.runOptions, t)
 	if err != nil {
 		env.Errorf("%v", err)
+		return exitUsage
+	}
+	prog, err := f.resolve(t, ms)
+	if err != nil {
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	opt := f.modelOptions()
@@ -121,9 +128,9 @@ func runExplain(ctx context.Context, env *Env, args []string) int {
 	var results []*model.Result
 	var graphs []*report.Graph
 	for _, m := range ms {
-		r, err := model.Check(ctx, t, m, opt)
+		r, err := prog.Check(ctx, m, opt)
 		if err != nil {
-			printInputError(env, args[0], err, nil)
+			printInputError(env, args[0], err)
 			return exitUsage
 		}
 		g := explainGraph(r)

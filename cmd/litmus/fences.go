@@ -15,7 +15,7 @@ var fencesFlags runOptions
 func init() {
 	register(&Command{
 		Name:      "fences",
-		UsageLine: "fences [--model M|all] FILE",
+		UsageLine: "fences [--suggest [--json]] [--model M|all] FILE",
 		Short:     "tell which barriers and orderings the verdict depends on",
 		Long: `
 Fences answers "is this smp_mb() load-bearing?". It finds each ordering
@@ -34,14 +34,44 @@ relaxed or plain form) and re-checks the test, then prints, per model:
     one at a time in source order, so it is minimal (none of it can go) but
     not necessarily the smallest such set.
 
+With --suggest (C tests), fences asks instead "is this the cheapest
+primitive that works on every architecture?". For each fence, acquire
+load, release store and ordered RMW it tries the kernel's cheaper
+primitives, cheapest first: for a fence nothing, smp_rmb(), smp_wmb(),
+smp_mb__after_atomic() after an RMW or smp_mb__before_atomic() before one,
+smp_load_acquire() on the load just before it or smp_store_release() on
+the store just after it; for an acquire or release READ_ONCE() or
+WRITE_ONCE() (with smp_rmb() or smp_wmb() where that is cheaper on some
+architecture); for an ordered RMW its _release, _acquire and _relaxed
+forms. Cost is the ordering the kernel's instructions for each primitive
+give on x86-64, arm64 (LSE and LL/SC), riscv64 and ppc64 (model/kmap):
+one primitive is cheaper than another on an architecture when its
+instructions order less; two that order different things (STLR and DMB
+ISHST on arm64) are incomparable there, and both are listed. It suggests,
+per construct, the cheapest that keeps every model's verdict, checked
+together with the suggestions chosen before it (the dearest constructs
+first), prints what each architecture emits before and after, which
+models the cheaper primitives break, and sufficient alternatives that are
+cheaper somewhere; the last line is the verdict with every suggestion
+applied at once. The default models are lkmm, tso, aarch64, aarch64-llsc,
+riscv and ppc.
+
 Flags:
+	--suggest       suggest the cheapest sufficient primitive per construct
+	--json          with --suggest, JSON Lines: one object per construct (see
+	                'litmus help json')
 	--model M       models as for check, a comma-separated list, or all (default:
-	                the test's own, as for check)
+	                the test's own, as for check; with --suggest, lkmm and the
+	                five architecture models)
+	--cat FILE, -I DIR, --model-dir DIR   models read from files, as for check
 	--max-states N, --timeout D, --max-memory N   search bounds, as for check
-`,
+	--jobs N        as for check (one file: no effect)
+	--fresh-zero      herd7's reading of names only the final section uses, as for check
+` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			fencesFlags = runOptions{}
 			addRunFlags(fs, &fencesFlags)
+			addSuggestFlags(fs)
 		},
 		Run: runFences,
 	})
@@ -49,7 +79,14 @@ Flags:
 
 func runFences(ctx context.Context, env *Env, args []string) int {
 	if len(args) != 1 {
-		env.Errorf("usage: litmus fences [--model M|all] FILE")
+		env.Errorf("usage: litmus fences [--suggest [--json]] [--model M|all] FILE")
+		return exitUsage
+	}
+	if suggestFlags.suggest {
+		return runSuggest(ctx, env, args[0])
+	}
+	if suggestFlags.json {
+		env.Errorf("fences: --json goes with --suggest")
 		return exitUsage
 	}
 	if err := fencesFlags.loadPrims(); err != nil {
@@ -58,7 +95,7 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 	}
 	t, err := env.parseArg(args[0], fencesFlags.prims)
 	if err != nil {
-		printInputError(env, args[0], err, nil)
+		printInputError(env, args[0], err)
 		return exitUsage
 	}
 	models, err := modelsFor(fencesFlags, t)
@@ -66,13 +103,18 @@ func runFences(ctx context.Context, env *Env, args []string) int {
 		env.Errorf("%v", err)
 		return exitUsage
 	}
+	prog, err := fencesFlags.resolve(t, models)
+	if err != nil {
+		printInputError(env, args[0], err)
+		return exitUsage
+	}
 	opt := fencesFlags.modelOptions()
 	code := exitOK
 	w := env.Stdout
 	for i, m := range models {
-		rep, err := model.Fences(ctx, t, m, opt)
+		rep, err := prog.Fences(ctx, m, opt)
 		if err != nil {
-			printInputError(env, args[0], err, nil)
+			printInputError(env, args[0], err)
 			return exitUsage
 		}
 		if i > 0 {

@@ -38,6 +38,15 @@ func herdLines(out string, counts bool) []string {
 
 // compareWithHerd runs litmus check under model on every test of the
 // corpus directories and compares its output with herd7's in
+// herdFreshZero are the corpus tests whose herd7 answers rest on its
+// reading of a register only the condition names, a fresh 0: they are
+// checked with --fresh-zero (model/resolve_test.go's freshZero, and
+// docs/testing.md, say why).
+var herdFreshZero = map[string]bool{
+	"x86/herd/tests/instructions/X86_64/A000.litmus": true,
+	"x86/herd/tests/instructions/X86_64/A003.litmus": true,
+}
+
 // expected/<expected>/, line by line.
 func compareWithHerd(t *testing.T, model, expected string, counts bool, dirs ...string) {
 	if _, err := os.Stat(corpus); err != nil {
@@ -58,7 +67,11 @@ func compareWithHerd(t *testing.T, model, expected string, counts bool, dirs ...
 		}
 		compared++
 		t.Run(rel, func(t *testing.T) {
-			out, errOut, code := run(t, "check", "--model", model, "--time=false", f)
+			args := []string{"check", "--model", model, "--time=false", f}
+			if herdFreshZero[rel] {
+				args = append(args[:1], append([]string{"--fresh-zero"}, args[1:]...)...)
+			}
+			out, errOut, code := run(t, args...)
 			require.NotEqual(t, exitUsage, code, errOut)
 			require.Equal(t, herdLines(string(want), counts), herdLines(out, counts))
 		})

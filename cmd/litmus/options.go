@@ -31,8 +31,17 @@ type runOptions struct {
 	modelDir  string   // --model-dir
 	maxStates int
 	timeout   time.Duration
-	maxMemory int // MiB
-	jobs      int
+	// herd7's options (herdflags.go): -unroll, -through, -skipchecks,
+	// -variant.
+	loopBound  int
+	skipAll    bool
+	skipChecks []string
+	variants   []string
+	maxMemory  int // MiB
+	jobs       int
+	// freshZero is --fresh-zero: herd7's reading of a final section
+	// naming a location or register the test does not otherwise have.
+	freshZero bool
 
 	// prims is the primitive table of the kernel tree's macro file
 	// (linux-kernel.def beside --model-dir's model, or named by a --cat
@@ -57,6 +66,15 @@ func (o *runOptions) loadPrims() error {
 		}
 	}
 	var def string
+	if o.modelDir != "" {
+		// A kernel tree without linux-kernel.cfg: its linux-kernel.def,
+		// as the kernel's cfg names it (model.LoadKernel).
+		if _, err := os.Stat(cfgs[0]); os.IsNotExist(err) {
+			if d := filepath.Join(o.modelDir, "linux-kernel.def"); fileExists(d) {
+				def = d
+			}
+		}
+	}
 	for _, cfg := range cfgs {
 		d, err := macrosOf(cfg)
 		if err != nil {
@@ -73,7 +91,7 @@ func (o *runOptions) loadPrims() error {
 	if def == "" {
 		return nil
 	}
-	src, err := os.ReadFile(def)
+	src, err := model.ReadModelFile(def)
 	if err != nil {
 		return err
 	}
@@ -89,7 +107,7 @@ func (o *runOptions) loadPrims() error {
 // macrosOf returns the macro file a herd .cfg names (its "macros" line),
 // beside it; "" when it names none or the .cfg does not exist.
 func macrosOf(cfg string) (string, error) {
-	src, err := os.ReadFile(cfg)
+	src, err := model.ReadModelFile(cfg)
 	if os.IsNotExist(err) {
 		return "", nil
 	}
@@ -127,7 +145,25 @@ func (o *runOptions) modelOptions() model.Options {
 	process := uint64(jobs)*mem + processMargin
 	debug.SetMemoryLimit(int64(process))
 	limit.SetProcessCap(process)
-	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem}
+	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem,
+		LoopBound: o.loopBound, SkipAll: o.skipAll, SkipChecks: o.skipChecks}
+}
+
+// resolve checks t's names and expectations once for every model of the
+// run (model.Resolve): an input error is found, and printed, once.
+func (o *runOptions) resolve(t *litmus.Test, models []model.Model) (*model.Program, error) {
+	return model.Resolve(t, model.ResolveOptions{FreshZero: o.freshZero, Models: fileModels(models)})
+}
+
+// fileModels are the models of models read from files.
+func fileModels(models []model.Model) []model.Model {
+	var files []model.Model
+	for _, m := range models {
+		if m.FromFiles() {
+			files = append(files, m)
+		}
+	}
+	return files
 }
 
 // parseModels turns --model into a list: one name, a comma-separated
@@ -185,6 +221,9 @@ func modelsFor(o runOptions, t *litmus.Test) ([]model.Model, error) {
 
 // catModels loads the models named by --cat and --model-dir.
 func catModels(o runOptions) ([]model.Model, error) {
+	if err := o.checkVariants(); err != nil {
+		return nil, err
+	}
 	var ms []model.Model
 	if o.modelDir != "" {
 		m, err := model.LoadKernel(o.modelDir)
@@ -193,8 +232,16 @@ func catModels(o runOptions) ([]model.Model, error) {
 		}
 		ms = append(ms, m)
 	}
+	base := map[string]int{}
 	for _, f := range o.cats {
-		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes})
+		base[filepath.Base(f)]++
+	}
+	for _, f := range o.cats {
+		name := "" // the file's base name, or the path as given when two share it
+		if base[filepath.Base(f)] > 1 {
+			name = f
+		}
+		m, err := model.LoadCat(f, model.CatOptions{IncludeDirs: o.includes, Name: name, Variants: o.variants})
 		if err != nil {
 			return nil, err
 		}
@@ -213,8 +260,51 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 type fileResult struct {
 	file    string
 	test    *litmus.Test
-	err     error // parse error (a litmus.ErrorList) or read error
+	err     error // parse or resolve error (a litmus.ErrorList), or read error
 	results []modelResult
+	// notes are the expectation lines for models outside the run,
+	// "file:line:col: ..." (unrunExpectations).
+	notes []string
+}
+
+// unrunExpectations returns a note for each expectation line of t whose
+// model is not among models: nothing checks it in this run. A line that
+// names no model at all is an error (model.Resolve), not a note.
+func unrunExpectations(t *litmus.Test, models []model.Model) []string {
+	var notes []string
+	for _, e := range t.ExpectationLines() {
+		pos := t.File.Position(e.Pos)
+		line := "Result"
+		var m model.Model
+		if e.Model == "" {
+			m = model.LKMM
+		} else {
+			line += "-" + e.Model
+			var err error
+			if m, err = model.ParseModel(e.Model); err != nil {
+				if !model.ExpectModel(e.Model, models) {
+					notes = append(notes, fmt.Sprintf("%s: note: %s: not checked: no model of this run is named %s", pos, line, e.Model))
+				}
+				continue
+			}
+		}
+		why := fmt.Sprintf("%s is not among the models of this run", m)
+		for _, r := range models {
+			switch {
+			case (r == m || e.Model == "" && isLKMM(r)) && r.Applies(t.Arch):
+				why = ""
+			case r == m:
+				why = fmt.Sprintf("%s does not read %s tests", m, t.Arch)
+			}
+			if why == "" {
+				break
+			}
+		}
+		if why != "" {
+			notes = append(notes, fmt.Sprintf("%s: note: %s: not checked: %s", pos, line, why))
+		}
+	}
+	return notes
 }
 
 // modelResult is one test under one model.
@@ -251,6 +341,17 @@ func (m *modelResult) verdictOK() (ok, has bool) {
 		return m.vacuous(), true
 	}
 	return m.res.Verdict.String() == m.expect && !m.vacuous(), true
+}
+
+// judged reports whether the result was held to an expectation: a
+// verdict one (a Result line for its model, or DEADLOCK), or invariant
+// clauses the model checked. A result that meets no problem but was
+// judged by nothing is not a pass.
+func (m *modelResult) judged() bool {
+	if _, has := m.verdictOK(); has {
+		return true
+	}
+	return m.res != nil && m.res.InvariantsChecked && m.hasInvariants
 }
 
 // expectDeadlock reports whether the test expects "Result: DEADLOCK".
@@ -411,6 +512,12 @@ func isLKMM(m model.Model) bool {
 // Result-<MODEL> line, or for LKMM the kernel's plain Result line.
 func expectationFor(exp map[string]string, m model.Model) string {
 	v := exp[strings.ToUpper(m.String())]
+	if v == "" && m.FromFiles() {
+		// A model from files is named by its file (armlite.cat); its
+		// Result line names it without the extension (Result-ARMLITE).
+		n := filepath.Base(m.String())
+		v = exp[strings.ToUpper(strings.TrimSuffix(n, filepath.Ext(n)))]
+	}
 	if v == "" {
 		// A model's other name: Result-ARM64 for aarch64.
 		for _, k := range slices.Sorted(maps.Keys(exp)) {
@@ -433,7 +540,7 @@ func expectationFor(exp map[string]string, m model.Model) string {
 	case "Never", "Sometimes", "Always", "DEADLOCK":
 		return v
 	}
-	return ""
+	return "" // none, or one that judges no verdict (Maybe, Flag)
 }
 
 // checkFile parses one file and runs it under every model.
@@ -448,11 +555,19 @@ func checkFile(ctx context.Context, env *Env, file string, models []model.Model,
 		return fr
 	}
 	fr.test = t
+	prog, err := opt.resolve(t, models)
+	if err != nil {
+		fr.err = err
+		return fr
+	}
 	exp := t.Expectations()
 	inv := invariantExpectations(t)
 	race := expectsDataRace(t)
 	if len(models) == 0 {
 		models = []model.Model{model.Default(t.Arch)}
+	}
+	if len(models) > 1 {
+		fr.notes = unrunExpectations(t, models)
 	}
 	for _, m := range models {
 		if !m.Applies(t.Arch) && len(models) > 1 {
@@ -468,7 +583,7 @@ func checkFile(ctx context.Context, env *Env, file string, models []model.Model,
 		}
 		o := opt.modelOptions()
 		o.NoWitness, o.Plain, o.WitnessFor = mopt.NoWitness, mopt.Plain, mopt.WitnessFor
-		mr.res, mr.err = model.Check(ctx, t, m, o)
+		mr.res, mr.err = prog.Check(ctx, m, o)
 		fr.results = append(fr.results, mr)
 	}
 	return fr
@@ -558,4 +673,9 @@ func (v nonNegative) Set(s string) error {
 	}
 	*v.p = d
 	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -27,6 +27,51 @@ type runHWOptions struct {
 	maxStates    int
 	modelTimeout time.Duration
 	json         bool
+	// iterations, size and runs are --iterations, --size (also -s) and
+	// -r; avail is -a, which run refuses.
+	iterations, size, runs countFlag
+	avail                  string
+}
+
+// countFlag is a flag that counts instances or runs: an integer of at
+// least 1, in litmus7's generalised syntax (100k is 100000, 1M 1000000).
+// 0 is an error, not the default: it would run nothing.
+type countFlag struct {
+	n   int64
+	set bool
+}
+
+func (c *countFlag) String() string { return strconv.FormatInt(c.n, 10) }
+
+func (c *countFlag) Set(s string) error {
+	n, err := parseCount(s)
+	if err != nil {
+		return err
+	}
+	c.n, c.set = n, true
+	return nil
+}
+
+// parseCount parses a count: digits, optionally followed by k (10^3) or M
+// (10^6) as litmus7 reads -s and -r.
+func parseCount(s string) (int64, error) {
+	mult, digits := int64(1), s
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mult, digits = 1_000, s[:len(s)-1]
+	case strings.HasSuffix(s, "M"):
+		mult, digits = 1_000_000, s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("want a count: digits, or with k or M after them (100k, 1M)")
+	case n < 1:
+		return 0, fmt.Errorf("must be at least 1 (leave the flag out for its default)")
+	case n > (1<<62)/mult:
+		return 0, fmt.Errorf("%s is too large", s)
+	}
+	return n * mult, nil
 }
 
 var runHWFlags runHWOptions
@@ -61,6 +106,11 @@ CPUs they time-share, and the output says so.
 Flags:
 	--iterations N   instances to run in all (default 1000000)
 	--size N         instances per batch, each thread's one call of its code (default 1000)
+	-s N             litmus7's size of a run: the same as --size
+	-r N             litmus7's number of runs: N batches of --size instances (instead
+	                 of --iterations). Counts take litmus7's 100k and 1M; 0 is an error
+	-a N             refused: litmus7 runs max(1, N/threads) copies of a test at once;
+	                 litmus run runs one, on the CPUs of --cpus
 	--stride B       bytes between two instances of a location (default 64, a cache line each)
 	--layout L       apart: each location its own array of instances (default);
 	                 together: one instance's locations side by side (sharing a line)
@@ -77,7 +127,9 @@ Flags:
 	--seed N         seed of the delays and random affinities (default 1)
 	--timeout D      stop each test's run after D, reporting what ran
 	--model M        models to hold the run to: a list, or all (default: tso for
-	                 X86 tests, tso,lkmm for C tests)
+	                 X86 tests; for C tests the model of the code that runs, then
+	                 lkmm: tso,lkmm on x86-64, aarch64,lkmm on arm64 with LSE
+	                 atomics, aarch64-llsc,lkmm with LL/SC)
 	--max-states N, --model-timeout D   bounds of the model's search
 	--json           print one JSON object per test (see below)
 
@@ -95,8 +147,12 @@ support (after the other files have run).
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &runHWFlags
 			*f = runHWOptions{}
-			fs.Int64Var(&f.h.Iterations, "iterations", 1_000_000, "instances to run in all")
-			fs.IntVar(&f.h.Size, "size", 1000, "instances per batch")
+			f.iterations.n, f.size.n = 1_000_000, 1000
+			fs.Var(&f.iterations, "iterations", "instances to run in all")
+			fs.Var(&f.size, "size", "instances per batch")
+			fs.Var(&f.size, "s", "litmus7's size of a run: --size")
+			fs.Var(&f.runs, "r", "litmus7's number of runs: --iterations is r times the size")
+			fs.StringVar(&f.avail, "a", "", "litmus7's available CPUs: refused, use --cpus")
 			fs.IntVar(&f.h.Stride, "stride", 64, "bytes between two instances of a location")
 			fs.StringVar(&f.layout, "layout", "apart", "apart or together")
 			fs.StringVar(&f.affinity, "affinity", "incr", "incr, rotate, random or none")
@@ -159,6 +215,27 @@ func runHW(ctx context.Context, env *Env, args []string) int {
 	}
 	o := f.h
 	var err error
+	if f.avail != "" {
+		env.Errorf("-a %s is litmus7's number of available CPUs, on which it runs max(1, N/threads) copies of a test at once; litmus run runs one copy, on the CPUs --cpus names (e.g. --cpus 0-3)", f.avail)
+		return exitUsage
+	}
+	o.Iterations, o.Size = f.iterations.n, int(f.size.n)
+	if f.size.n > 1<<31 {
+		env.Errorf("--size %d is too large: a batch is one call of each thread's code (at most %d)", f.size.n, 1<<31)
+		return exitUsage
+	}
+	if f.runs.set {
+		// litmus7's -r: r runs of -s instances each.
+		if f.iterations.set {
+			env.Errorf("-r (litmus7's number of runs, each of --size instances) and --iterations both set how many instances run: give one")
+			return exitUsage
+		}
+		if f.runs.n > (1<<62)/f.size.n {
+			env.Errorf("-r %d with --size %d is too many instances", f.runs.n, f.size.n)
+			return exitUsage
+		}
+		o.Iterations = f.runs.n * f.size.n
+	}
 	if f.cpus != "" {
 		if o.CPUs, err = parseCPUs(f.cpus); err != nil {
 			env.Errorf("%v", err)
@@ -217,18 +294,25 @@ func runHW(ctx context.Context, env *Env, args []string) int {
 func runHWFile(ctx context.Context, env *Env, file string, models []model.Model, f runHWOptions, o harness.Options, arch, machine string, enc *json.Encoder, sep bool) int {
 	t, err := litmus.ParseFile(file)
 	if err != nil {
-		printInputError(env, file, err, nil)
+		printInputError(env, file, err)
 		if f.json {
 			writeRunJSONError(enc, file, "", arch, err)
 		}
 		return exitUsage
 	}
+	// An input error (a misspelt name, an expectation not understood) is
+	// found once, before any model or the hardware runs.
+	prog, err := model.Resolve(t, model.ResolveOptions{Models: models})
+	if err != nil {
+		printInputError(env, file, err)
+		if f.json {
+			writeRunJSONError(enc, file, t.Name, arch, err)
+		}
+		return exitUsage
+	}
 	explicit := models != nil
 	if !explicit {
-		models = []model.Model{model.TSO}
-		if t.Arch == litmus.ArchC {
-			models = append(models, model.LKMM)
-		}
+		models = defaultRunModels(t, arch)
 	}
 	code := exitOK
 	var checks []*modelCheck
@@ -237,16 +321,16 @@ func runHWFile(ctx context.Context, env *Env, file string, models []model.Model,
 			continue // the kernel's model speaks about C code
 		}
 		mc := &modelCheck{model: m}
-		mc.res, mc.err = model.Check(ctx, t, m, model.Options{MaxStates: f.maxStates, Timeout: f.modelTimeout, NoWitness: true})
+		mc.res, mc.err = prog.Check(ctx, m, model.Options{MaxStates: f.maxStates, Timeout: f.modelTimeout, NoWitness: true})
 		if mc.err != nil && explicit {
-			printInputError(env, file, mc.err, nil)
+			printInputError(env, file, mc.err)
 			code = exitUsage
 		}
 		checks = append(checks, mc)
 	}
 	res, err := harness.Run(ctx, t, o)
 	if err != nil {
-		printInputError(env, file, err, nil)
+		printInputError(env, file, err)
 		if f.json {
 			writeRunJSONError(enc, file, t.Name, arch, err)
 		}
@@ -269,6 +353,26 @@ func runHWFile(ctx context.Context, env *Env, file string, models []model.Model,
 	}
 	writeRunText(env.Stdout, file, t, arch, machine, res, checks)
 	return code
+}
+
+// defaultRunModels are the models a run of t on code generator arch is
+// held to without --model: x86-TSO for X86 tests; for C tests the
+// architecture model of the code that runs (the kernel's x86 mapping under
+// x86-TSO, or aarch64.cat over the kernel's arm64 mapping, LSE or LL/SC as
+// the run compiles it), then the LKMM. x86-TSO would be wrong on arm64: a
+// C test without barriers is free to reorder there, and a failing LL/SC
+// cmpxchg orders nothing where x86's LOCK CMPXCHG is a full barrier.
+func defaultRunModels(t *litmus.Test, arch string) []model.Model {
+	if t.Arch != litmus.ArchC {
+		return []model.Model{model.TSO}
+	}
+	switch arch {
+	case "arm64":
+		return []model.Model{model.AArch64, model.LKMM}
+	case "arm64-llsc":
+		return []model.Model{model.AArch64LLSC, model.LKMM}
+	}
+	return []model.Model{model.TSO, model.LKMM}
 }
 
 func countOf(res *harness.Result, state string) int64 {

@@ -92,6 +92,9 @@ func TestRunCommandJSON(t *testing.T) {
 	out, errOut, code := run(t, "run", "--json", "--iterations", "5000", "--size", "500",
 		"../../internal/harness/testdata/c-spin.litmus", "../../testdata/nospace.litmus")
 	require.Equal(t, exitOK, code, errOut)
+	arch, err := harness.HostArch("")
+	require.NoError(t, err)
+	archModel := map[string]string{"x86-64": "tso", "arm64": "aarch64", "arm64-llsc": "aarch64-llsc"}[arch]
 	dec := json.NewDecoder(strings.NewReader(out))
 	for _, name := range []string{"c-spin", "nospace"} {
 		var j runJSON
@@ -101,12 +104,13 @@ func TestRunCommandJSON(t *testing.T) {
 		var sum int64
 		for _, s := range j.States {
 			sum += s.Count
-			require.Contains(t, s.Allowed, "tso")
+			require.Contains(t, s.Allowed, archModel)
 		}
 		require.Equal(t, j.Instances, sum)
 		require.Equal(t, j.Iterations, j.Instances+j.Abandoned+j.Dropped+j.Lost+j.Filtered)
 		require.Equal(t, j.Instances, j.Positive+j.Negative)
-		require.Len(t, j.Models, 2) // tso and lkmm for a C test
+		require.Len(t, j.Models, 2) // the host's architecture model and lkmm for a C test
+		require.Equal(t, archModel, j.Models[0].Model)
 	}
 }
 
@@ -222,4 +226,47 @@ func TestRunCommandBadCPU(t *testing.T) {
 	_, errOut, code := run(t, "run", "--cpus", "1000", "--iterations", "10", "../../internal/harness/testdata/c-spin.litmus")
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, errOut, "CPU 1000 is not one this process may run on")
+}
+
+// TestRunCommandCounts checks the counting flags: 0 and garbage are usage
+// errors (0 used to run the default silently), litmus7's -s and -r mean
+// what they mean there, with its 100k/1M syntax, and -a is refused with
+// the flag to use.
+func TestRunCommandCounts(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--iterations", "0"}, `invalid value "0" for flag -iterations: must be at least 1`},
+		{[]string{"--size", "0"}, `invalid value "0" for flag -size: must be at least 1`},
+		{[]string{"--iterations", "-3"}, `invalid value "-3" for flag -iterations: must be at least 1`},
+		{[]string{"-s", "0"}, `invalid value "0" for flag -s: must be at least 1`},
+		{[]string{"-r", "0"}, `invalid value "0" for flag -r: must be at least 1`},
+		{[]string{"--iterations", "1x"}, `want a count`},
+		{[]string{"-r", "2", "--iterations", "10"}, "give one"},
+		{[]string{"-a", "4"}, "-a 4 is litmus7's number of available CPUs"},
+		{[]string{"-a", "4"}, "--cpus"},
+		{[]string{"--size", "9999999999"}, "too large"},
+	} {
+		_, errOut, code := run(t, append(append([]string{"run"}, c.args...), sbFile)...)
+		require.Equal(t, exitUsage, code, "%v: %s", c.args, errOut)
+		require.Contains(t, errOut, c.msg, "%v", c.args)
+	}
+	if !harness.Supported() {
+		return
+	}
+	file := "../../internal/harness/testdata/c-spin.litmus"
+	for _, c := range []struct {
+		args []string
+		opts string
+	}{
+		{[]string{"-s", "500", "-r", "3"}, "--iterations 1500 --size 500 "},
+		{[]string{"-s", "1k", "-r", "2"}, "--iterations 2000 --size 1000 "},
+		{[]string{"-r", "2"}, "--iterations 2000 --size 1000 "},
+		{[]string{"--iterations", "2k", "-s", "200"}, "--iterations 2000 --size 200 "},
+	} {
+		out, errOut, code := run(t, append(append([]string{"run"}, c.args...), file)...)
+		require.Equal(t, exitOK, code, "%v: %s", c.args, errOut)
+		require.Contains(t, out, "Options: "+c.opts, "%v", c.args)
+	}
 }

@@ -39,7 +39,8 @@ binary: nothing is fetched from the network) where a test can be pasted or
 opened from disk, checked under the chosen models, its verdict table read,
 the execution of any model drawn in herd's column layout, the operational
 interleaving stepped through forwards and backwards with the store buffers
-and memory after each step, and the fences the verdicts depend on listed.
+and memory after each step, the fences the verdicts depend on listed, and
+the cheapest barriers that keep them suggested (fences --suggest).
 
 Every answer is the command line's own: the page calls check --json,
 explain and fences in-process.
@@ -127,6 +128,8 @@ type request struct {
 	Source string   `json:"source"`
 	Models []string `json:"models"`
 	State  string   `json:"state"`
+	// Suggest asks fences for its advice (fences --suggest).
+	Suggest bool `json:"suggest"`
 }
 
 func readRequest(w http.ResponseWriter, r *http.Request) (*request, bool) {
@@ -212,13 +215,16 @@ func (s *server) explain(w http.ResponseWriter, r *http.Request) {
 	reply(w, resp)
 }
 
-// fences answers with fences' text.
+// fences answers with fences' text, or with --suggest its advice.
 func (s *server) fences(w http.ResponseWriter, r *http.Request) {
 	req, ok := readRequest(w, r)
 	if !ok {
 		return
 	}
 	args := []string{"fences", "--timeout", "20s"}
+	if req.Suggest {
+		args = append(args, "--suggest")
+	}
 	if len(req.Models) > 0 {
 		args = append(args, "--model", strings.Join(req.Models, ","))
 	}

@@ -37,6 +37,31 @@ P1(int *x, int *y)
 exists (1:r0=1 /\ 1:r1=0)
 `
 
+// sbMbs is SB with smp_mb() on both sides: the advice keeps both.
+const sbMbs = `C SB+mbs
+{}
+
+P0(int *x, int *y)
+{
+	int r0;
+
+	WRITE_ONCE(*x, 1);
+	smp_mb();
+	r0 = READ_ONCE(*y);
+}
+
+P1(int *x, int *y)
+{
+	int r0;
+
+	WRITE_ONCE(*y, 1);
+	smp_mb();
+	r0 = READ_ONCE(*x);
+}
+
+exists (0:r0=0 /\ 1:r0=0)
+`
+
 func postJSON(t *testing.T, url string, body any, out any) {
 	t.Helper()
 	b, err := json.Marshal(body)
@@ -97,6 +122,9 @@ func TestServeAPI(t *testing.T) {
 	}
 	postJSON(t, srv.URL+"/api/fences", request{Source: mpSource, Models: []string{"lkmm"}}, &fe)
 	require.NotEmpty(t, fe.Text)
+	fe.Text = ""
+	postJSON(t, srv.URL+"/api/fences", request{Source: sbMbs, Models: []string{"lkmm", "tso"}, Suggest: true}, &fe)
+	require.Contains(t, fe.Text, "smp_mb()", "the advice names the barriers:\n%s", fe.Text)
 
 	resp, err := http.Get(srv.URL + "/")
 	require.NoError(t, err)

@@ -75,7 +75,10 @@ all   Every model; a test is n/a under the models that do not read it.
 --cat FILE runs a cat model from a file (a .cat, or herd's .cfg); -I DIR
 adds include directories; --model-dir DIR runs a kernel tree's own LKMM
 (tools/memory-model) with its linux-kernel.def as the primitive table.
-Such models print a "Model NAME sha256:HASH FILES" line naming what ran.
+Such models print a "Model NAME sha256:HASH FILES" line naming what ran
+(NAME is the file's name, riscv.cat, never a built-in model's; HASH is of
+the files' contents). herd's own model files answer as under herd7: a
+RISC-V AMO is one event for them, as herd makes it (docs/cat.md).
 
 Every verdict is exact: Never, Sometimes or Always only when the search was
 complete, or, for Sometimes, when it has found final states where the
@@ -108,10 +111,18 @@ model, in input order. The schema is stable: fields are only ever added.
 
   file                  the file as given or found
   test                  the test's name ("" if it did not parse)
-  model                 "sc", "tso", "pso" or "lkmm"
-  observation           "Never", "Sometimes", "Always", "Unknown", or
-                        "Error" when the file could not be checked
-  reason                why the verdict is Unknown (omitted otherwise)
+  model                 the model: "sc", "tso", "pso", "lkmm", "aarch64",
+                        "aarch64-llsc", "riscv", "ppc", or a model read
+                        from files, named by its file ("riscv.cat",
+                        "linux-kernel.cfg"; --model-dir: "linux-kernel.cat")
+  observation           "Never", "Sometimes", "Always", "Unknown", "n/a"
+                        when, under several models, an architecture model
+                        does not apply to the C test (the reason says why:
+                        synchronize_rcu; the exit status does not count
+                        it, as the text's n/a), or "Error" when the file
+                        could not be checked
+  reason                why the verdict is Unknown or n/a (omitted
+                        otherwise)
   incomplete            why the search stopped early although the verdict
                         (Sometimes) is exact: final states where the
                         condition holds and where it fails were both found;
@@ -145,6 +156,39 @@ model, in input order. The schema is stable: fields are only ever added.
                         parsed or given a meaning, else null; such a
                         record still has kind, condition and expected
                         when the file parsed
+
+'litmus fences --suggest --json' prints one object per ordering construct,
+in source order:
+
+  file, test            the file as given, the test's name
+  line, thread          where the construct is
+  kind                  "fence", "acquire", "release" or "rmw"
+  construct             the construct as written, "smp_mb()"
+  suggest               the source text of the cheapest primitive that keeps
+                        every model's verdict: the construct itself when
+                        nothing cheaper does, "" when it can go
+  change                "keep", "weaken" or "remove"
+  edits                 [{line, from, to}]: the source changes, "" for a
+                        statement removed
+  cost                  [{arch, from, to, relation}]: the ordering
+                        instructions each architecture emits for the
+                        construct and the suggestion, and "cheaper", "same",
+                        "dearer" or "incomparable"
+  baseline, verdicts    {model: verdict} as written, and with this suggestion
+                        and those chosen before it
+  rejected              [{suggest, label, verdicts, broken_under, complete}]:
+                        the cheaper primitives tried and the models whose
+                        verdict each changes; complete is false when the
+                        checks stopped at the first such model
+  alternatives          [{suggest, label, edits, cost, why}]: sufficient
+                        primitives cheaper than the suggestion, or
+                        incomparable to it, on some architecture
+  note, alone, none     what the suggestion relies on; that the cheapest
+                        primitive keeps the verdict alone but not with the
+                        other suggestions; why nothing cheaper was tried
+                        (omitted when empty)
+  set_verdicts          {model: verdict} with every suggestion applied
+  unknown               why some check ended Unknown (omitted otherwise)
 `,
 	})
 }

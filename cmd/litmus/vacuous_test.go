@@ -17,7 +17,7 @@ func TestCheckMisspeltLocationIsAnError(t *testing.T) {
 	require.Equal(t, exitUsage, code, out)
 	const msg = "litmus: testdata/in/mp-typo.litmus:24:18: undeclared location flga (not a parameter of P1, not in the init section, not a register set earlier); did you mean flag?\n"
 	require.Equal(t, msg, errOut, "the error, once for all eight models")
-	require.Regexp(t, `MP-typo(\s+error){8}\n`, out)
+	require.Regexp(t, `MP-typo(\s+input error){8}\n`, out)
 	require.NotContains(t, out, "(ok)")
 
 	out, _, code = run(t, "check", "--model", "all", "--json", "testdata/in/mp-typo.litmus")

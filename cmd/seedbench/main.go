@@ -4,13 +4,14 @@
 //
 // Usage:
 //
-//	go run ./cmd/seedbench [-quick] [-runs N] [-out DIR] [-only LIST]
+//	go run ./cmd/seedbench [-quick] [-runs N] [-out DIR] [-only LIST] [-no-mb]
 //
 // -quick makes every measurement short (a few seconds in all), -runs sets
 // the runs per measurement whose median is reported (11 by default, as in
 // the tcp_nospace patch; 3 with -quick), -out writes nospace.png,
 // wfree.png, dstref.png and tsflags.png into DIR, and -only limits the run
-// to a comma-separated subset of nospace, wfree, dstref, tsflags.
+// to a comma-separated subset of nospace, wfree, dstref, tsflags; -no-mb
+// leaves tcp_check_space()'s smp_mb() out of the nospace loops.
 package main
 
 import (
@@ -68,6 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 0, "runs per measurement; the median is reported (default 11, or 3 with -quick)")
 	out := fs.String("out", "", "write one PNG plot per table into this directory")
 	only := fs.String("only", "", "comma-separated subset of nospace,wfree,dstref,tsflags")
+	noMb := fs.Bool("no-mb", false, "nospace: leave tcp_check_space()'s smp_mb() out of the loops (the first method's loop, to show what the barrier does)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -112,7 +114,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var r results
 	start := time.Now()
 	if slices.Contains(want, "nospace") {
-		r.nospace = nospace.MeasureCheckSpace(nospace.Config{Sockets: sizes, Runs: n, Calls: (1 << 22) / scale})
+		r.nospace = nospace.MeasureCheckSpace(nospace.Config{Sockets: sizes, Runs: n, Calls: (1 << 22) / scale, NoMb: *noMb})
 		printNospace(stdout, r.nospace)
 	}
 	if slices.Contains(want, "wfree") {
@@ -160,51 +162,73 @@ func workingSet(sockets int) string {
 
 func printNospace(w io.Writer, rows []nospace.Row) {
 	fmt.Fprintf(w, "000 tcp: add tp->tcp_nospace -- %s per tcp_check_space() call above baseline\n", hw.TickUnit)
-	fmt.Fprintf(w, "%-22s %9s %9s %9s   %9s %9s\n", "sockets/thread", "before", "after", "baseline", "patch:bef", "patch:aft")
+	fmt.Fprintln(w, "(interleaved 256-socket blocks, smp_mb() in both variants unless -no-mb; median [IQR] over all samples;")
+	fmt.Fprintln(w, " after-before is per sample, with the sign test's p-value)")
+	fmt.Fprintf(w, "%-18s %18s %18s %8s %24s %7s   %9s %9s\n", "sockets/thread", "before", "after", "baseline", "after-before", "p", "patch:bef", "patch:aft")
+	spread := func(s hw.Spread) string { return fmt.Sprintf("%+7.1f [%5.1f]", s.Median, s.IQR()) }
 	for i, r := range rows {
 		patch := fmt.Sprintf("%9s %9s", "-", "-")
 		if i < len(nospace.PatchTable) && nospace.PatchTable[i].Sockets == r.Sockets {
 			p := nospace.PatchTable[i]
 			patch = fmt.Sprintf("%+9.1f %+9.1f", p.Before, p.After)
 		}
-		fmt.Fprintf(w, "%-22s %+9.1f %+9.1f %9.1f   %s\n",
-			fmt.Sprintf("%d (%s)", r.Sockets, workingSet(r.Sockets)), r.Before, r.After, r.Base, patch)
+		fmt.Fprintf(w, "%-18s %18s %18s %8.1f %24s %7.0e   %s\n",
+			fmt.Sprintf("%d (%s)", r.Sockets, workingSet(r.Sockets)), spread(r.BeforeSpread), spread(r.AfterSpread), r.Base,
+			fmt.Sprintf("%s %d/%d", spread(r.Diff), r.Cheaper, r.Cheaper+r.Dearer), r.P, patch)
 	}
-	fmt.Fprintln(w)
+	if len(rows) > 0 && rows[0].MissesWhy != "" {
+		fmt.Fprintf(w, "LLC misses per call: unavailable (%s)\n", rows[0].MissesWhy)
+	} else {
+		fmt.Fprintf(w, "LLC read misses per call (baseline, before, after):\n")
+		for _, r := range rows {
+			fmt.Fprintf(w, "  %-16d %6.2f %6.2f %6.2f\n", r.Sockets, r.Misses[0], r.Misses[1], r.Misses[2])
+		}
+	}
+	fmt.Fprint(w, "layout:")
+	for _, f := range nospace.Layout() {
+		fmt.Fprintf(w, " %s@%d(line %d)", f.Kernel, f.Offset, f.Line)
+	}
+	fmt.Fprint(w, "; struct socket's flags in their own allocation\n\n")
 }
 
 func printWfree(w io.Writer, rs []wfree.Result) {
-	fmt.Fprintln(w, "004 UDP sock_wfree optimisations -- skb_set_owner_w()+sock_wfree() per second")
-	fmt.Fprintf(w, "%-26s %10s %10s %8s\n", "case", "before", "after", "change")
+	fmt.Fprintln(w, "004 UDP sock_wfree optimisations -- skb_set_owner_w()+sock_wfree() per second (median [IQR] of runs;")
+	fmt.Fprintln(w, " change: median [IQR] over pairs of runs, before and after alternating)")
+	fmt.Fprintf(w, "%-26s %16s %16s %18s\n", "case", "before", "after", "change")
 	for _, r := range rs {
-		fmt.Fprintf(w, "%-26s %8.2f M %8.2f M %+7.1f%%\n", fmt.Sprintf("%d thread(s), one socket", r.Threads), r.Before, r.After, pct(r.After, r.Before))
+		fmt.Fprintf(w, "%-26s %8.2f M [%4.2f] %8.2f M [%4.2f] %+7.1f%% [%5.1f]\n", fmt.Sprintf("%d thread(s), one socket", r.Threads),
+			r.Before, r.BeforeSpread.IQR(), r.After, r.AfterSpread.IQR(), r.Change.Median, r.Change.IQR())
 		if r.Threads == 1 {
-			fmt.Fprintf(w, "%-26s %10.1f %10.1f\n", "  cycles per iteration", r.BeforeCycles, r.AfterCycles)
+			fmt.Fprintf(w, "%-26s %16.1f %16.1f\n", "  cycles per iteration", r.BeforeCycles, r.AfterCycles)
 		}
 	}
 	p := wfree.PatchReqPerSec
-	fmt.Fprintf(w, "%-26s %8.2f M %8.2f M %+7.1f%%  (UDP req/s over a dummy netdev)\n\n", "patch", p[0]/1e6, p[1]/1e6, pct(p[1], p[0]))
+	fmt.Fprintf(w, "%-26s %10.2f M %15.2f M %+7.1f%%  (UDP req/s over a dummy netdev)\n\n", "patch", p[0]/1e6, p[1]/1e6, pct(p[1], p[0]))
 }
 
 func printDstref(w io.Writer, r dstref.Result) {
 	fmt.Fprintln(w, "002 tcp: remove dst refcount false sharing for prequeue mode -- packets per second, 2 CPUs")
-	fmt.Fprintf(w, "%-26s %10s %10s %8s\n", "case", "before", "after", "change")
-	fmt.Fprintf(w, "%-26s %8.2f M %8.2f M %+7.1f%%\n", "this machine", r.Before, r.After, pct(r.After, r.Before))
+	fmt.Fprintln(w, "(median [IQR] of runs; change: median [IQR] over pairs of runs, before and after alternating)")
+	fmt.Fprintf(w, "%-26s %16s %16s %18s\n", "case", "before", "after", "change")
+	fmt.Fprintf(w, "%-26s %8.2f M [%4.2f] %8.2f M [%4.2f] %+7.1f%% [%5.1f]\n", "this machine",
+		r.Before, r.BeforeSpread.IQR(), r.After, r.AfterSpread.IQR(), r.Change.Median, r.Change.IQR())
 	p := dstref.PatchMpps
-	fmt.Fprintf(w, "%-26s %8.2f M %8.2f M %+7.1f%%  (40GbE, 95%% -> 35%% CPU)\n\n", "patch", p[0], p[1], pct(p[1], p[0]))
+	fmt.Fprintf(w, "%-26s %10.2f M %15.2f M %+7.1f%%  (40GbE, 95%% -> 35%% CPU)\n\n", "patch", p[0], p[1], pct(p[1], p[0]))
 }
 
 func printTsflags(w io.Writer, rs []tsflags.Result) {
 	fmt.Fprintf(w, "003 tcp: Don't call tcp_update_recv_tstamps() if not needed -- %s per received packet\n", hw.TickUnit)
-	fmt.Fprintf(w, "%-36s %9s %9s %8s\n", "case", "before", "after", "speedup")
+	fmt.Fprintln(w, "(median [IQR] of runs; speedup: median [IQR] over pairs of runs, before and after alternating)")
+	fmt.Fprintf(w, "%-36s %14s %14s %16s\n", "case", "before", "after", "speedup")
 	for _, r := range rs {
 		c := "no writer on sk_forward_alloc"
 		if r.Writer {
 			c = "another CPU writes sk_forward_alloc"
 		}
-		fmt.Fprintf(w, "%-36s %9.1f %9.1f %7.2fx\n", c, r.Before, r.After, r.Before/r.After)
+		fmt.Fprintf(w, "%-36s %7.1f [%4.1f] %7.1f [%4.1f] %7.2fx [%4.2f]\n", c,
+			r.Before, r.BeforeSpread.IQR(), r.After, r.AfterSpread.IQR(), r.Speedup.Median, r.Speedup.IQR())
 	}
-	fmt.Fprintf(w, "%-36s %19s %7.2fx  (tcp_rr throughput, whole stack)\n\n", "patch", "", 1+tsflags.PatchGain)
+	fmt.Fprintf(w, "%-36s %29s %7.2fx  (tcp_rr throughput, whole stack)\n\n", "patch", "", 1+tsflags.PatchGain)
 }
 
 func pct(after, before float64) float64 { return (after/before - 1) * 100 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/litmus-dev/litmus/internal/hw"
 	"github.com/litmus-dev/litmus/invariants/dstref"
 	"github.com/litmus-dev/litmus/invariants/nospace"
 	"github.com/litmus-dev/litmus/invariants/tsflags"
@@ -29,9 +30,11 @@ func TestUsageErrors(t *testing.T) {
 func fake() results {
 	return results{
 		nospace: append(slices.Clone(nospace.PatchTable), nospace.Row{Sockets: 1 << 20, Before: 99, After: 1}),
-		wfree:   []wfree.Result{{Threads: 1, Before: 10, After: 12, BeforeCycles: 100, AfterCycles: 80}, {Threads: 2, Before: 5, After: 9}},
-		dstref:  &dstref.Result{Before: 6, After: 9},
-		tsflags: []tsflags.Result{{Before: 30, After: 20}, {Writer: true, Before: 90, After: 20}},
+		wfree: []wfree.Result{{Threads: 1, Before: 10, After: 12, BeforeCycles: 100, AfterCycles: 80, Change: hw.Spread{Median: 20, Q1: 18, Q3: 22}},
+			{Threads: 2, Before: 5, After: 9, Change: hw.Spread{Median: 80}}},
+		dstref: &dstref.Result{Before: 6, After: 9, Change: hw.Spread{Median: 50, Q1: 45, Q3: 55}},
+		tsflags: []tsflags.Result{{Before: 30, After: 20, Speedup: hw.Spread{Median: 1.5}},
+			{Writer: true, Before: 90, After: 20, Speedup: hw.Spread{Median: 4.5, Q1: 4.4, Q3: 4.6}}},
 	}
 }
 
@@ -47,7 +50,7 @@ func TestTables(t *testing.T) {
 		"262144 (64 MB)", "+48.4", "-0.8", "256 (64 KB)", "1048576 (256 MB)",
 		"1 thread(s), one socket", "+20.0%",
 		"this machine", "+50.0%",
-		"another CPU writes sk_forward_alloc", "4.50x",
+		"another CPU writes sk_forward_alloc", "4.50x [0.20]", "+20.0% [  4.0]",
 	} {
 		require.True(t, strings.Contains(s, want), "output lacks %q:\n%s", want, s)
 	}

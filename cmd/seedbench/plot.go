@@ -146,12 +146,40 @@ func nospacePlot(rows []nospace.Row) (*plot.Plot, error) {
 		p.Add(l, pts)
 		p.Legend.Add(s.name, l, pts)
 	}
+	// The interquartile range of this machine's samples, as error bars.
+	for _, e := range []struct {
+		col    color.Color
+		spread func(nospace.Row) hw.Spread
+	}{
+		{orange, func(r nospace.Row) hw.Spread { return r.BeforeSpread }},
+		{blue, func(r nospace.Row) hw.Spread { return r.AfterSpread }},
+	} {
+		var pts iqrPoints
+		for i, r := range rows {
+			s := e.spread(r)
+			pts = append(pts, iqrPoint{x: float64(i), y: s.Median, lo: s.Median - s.Q1, hi: s.Q3 - s.Median})
+		}
+		bars, err := plotter.NewYErrorBars(pts)
+		if err != nil {
+			return nil, err
+		}
+		bars.Color = e.col
+		p.Add(bars)
+	}
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.NominalX(names...)
 	return p, nil
 }
+
+// iqrPoints are medians with their quartiles, for plotter.NewYErrorBars.
+type iqrPoint struct{ x, y, lo, hi float64 }
+type iqrPoints []iqrPoint
+
+func (p iqrPoints) Len() int                        { return len(p) }
+func (p iqrPoints) XY(i int) (float64, float64)     { return p[i].x, p[i].y }
+func (p iqrPoints) YError(i int) (float64, float64) { return p[i].lo, p[i].hi }
 
 type speedup struct {
 	name  string

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/cir"
 	"github.com/litmus-dev/litmus/model/kmap"
 )
 
@@ -35,7 +36,7 @@ func compile(t *litmus.Test, arch string, o Options) (*program, error) {
 
 	// Front ends: C threads to cir, X86 threads scanned for registers and
 	// locations (which they may declare).
-	var cts []*cThread
+	var cts []*cir.Thread
 	var xps []*x86Proc
 	for _, pr := range t.Procs {
 		if cTest {
@@ -163,13 +164,13 @@ func (p *program) buildColumns() error {
 
 // cInitsAndObs gives a C thread's named registers their initial values
 // and its observed registers result slots.
-func (p *program) cInitsAndObs(pr *litmus.Proc, ct *cThread, ti int) (map[int]value, []int, error) {
+func (p *program) cInitsAndObs(pr *litmus.Proc, ct *cir.Thread, ti int) (map[int]value, []int, error) {
 	inits := map[int]value{}
 	for _, it := range p.test.Init {
 		if it.Proc != pr.ID || it.Value == nil {
 			continue
 		}
-		if s, ok := ct.regs[it.Name]; ok {
+		if s, ok := ct.Regs[it.Name]; ok {
 			v, err := p.initValue(it.Value)
 			if err != nil {
 				return nil, nil, err
@@ -184,7 +185,7 @@ func (p *program) cInitsAndObs(pr *litmus.Proc, ct *cThread, ti int) (map[int]va
 			continue
 		}
 		c.thread = ti
-		s, ok := ct.regs[c.regTxt]
+		s, ok := ct.Regs[c.regTxt]
 		if !ok {
 			v, err := p.regInit(pr.ID, c.regTxt, func(a, b string) bool { return a == b })
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/litmus-dev/litmus/model/cir"
 	"github.com/litmus-dev/litmus/model/kmap"
 )
 
@@ -45,41 +46,39 @@ type a64Thread struct {
 	locReg           map[*variable]areg
 	slot             []areg
 	labels           map[int]int
-	ct               *cThread
+	ct               *cir.Thread
 	arch             kmap.Arch
 }
 
 // genA64C generates a C thread for arm64 (LSE or LL/SC as p.arch says).
-func (p *program) genA64C(o Options, nthreads, me int, ct *cThread, inits map[int]value, obs []int) ([]byte, error) {
+func (p *program) genA64C(o Options, nthreads, me int, ct *cir.Thread, inits map[int]value, obs []int) ([]byte, error) {
 	arch := kmap.Arch(p.arch)
 	a := newA64asm()
 	t := &a64Thread{a: a, p: p, ct: ct, arch: arch, labels: map[int]int{}, locReg: map[*variable]areg{},
 		abandon: a.newLabel(), bodyEnd: a.newLabel()}
-	if ct.spins(arch) {
-		ct.loops = true
-	}
+	loops := ct.Loops || spins(ct, arch)
 	// Which locations and checks does the thread need?
 	var vars []*variable
 	seen := map[*variable]bool{}
-	note := func(o cOperand) {
-		if o.kind == cAddr && !seen[o.v] {
-			seen[o.v] = true
-			vars = append(vars, o.v)
+	note := func(o cir.Operand) {
+		if v := p.varOf(o); v != nil && !seen[v] {
+			seen[v] = true
+			vars = append(vars, v)
 		}
 	}
-	for _, in := range ct.code {
-		note(in.addr)
-		note(in.x)
-		note(in.y)
-		for _, x := range in.args {
+	for _, in := range ct.Code {
+		note(in.Addr)
+		note(in.X)
+		note(in.Y)
+		for _, x := range in.Args {
 			note(x)
 		}
-		if in.op == cPrim && in.addr.kind == cSlot {
+		if in.Op == cir.Prim && in.Addr.Kind == cir.Slot {
 			t.check = true
 		}
 	}
-	for _, v := range inits {
-		if v.sym != "" {
+	for s := range ct.Names { // in slot order, not the map's
+		if v := inits[s]; v.sym != "" {
 			if w, _, ok := p.elemOf(v.sym); ok && !seen[w] {
 				seen[w] = true
 				vars = append(vars, w)
@@ -87,10 +86,10 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cThread, inits map[in
 		}
 	}
 	free := append([]areg(nil), a64Pool...)
-	if ct.nslots > len(free) {
-		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, arm64 has %d left for it", ct.nslots, len(free))
+	if ct.NSlots > len(free) {
+		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, arm64 has %d left for it", ct.NSlots, len(free))
 	}
-	t.slot, free = free[:ct.nslots], free[ct.nslots:]
+	t.slot, free = free[:ct.NSlots], free[ct.NSlots:]
 	take := func() (areg, bool) {
 		if len(free) == 0 {
 			return 0, false
@@ -101,9 +100,9 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cThread, inits map[in
 	}
 	var ok bool
 	if t.base, ok = take(); !ok {
-		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, arm64 has %d left for it", ct.nslots, len(a64Pool)-1)
+		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, arm64 has %d left for it", ct.NSlots, len(a64Pool)-1)
 	}
-	if ct.loops {
+	if loops {
 		if t.budget, ok = take(); !ok {
 			return nil, fmt.Errorf("not supported by run: no register left for the loop budget")
 		}
@@ -201,10 +200,12 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cThread, inits map[in
 	a.ldst(true, 8, 14, a64Ctx, ctxI)
 	a.ldst(true, 8, 15, a64Ctx, ctxBases)
 	a.ldrIdx(8, t.base, 15, 14)
-	for v, r := range t.locReg {
-		t.addrInto(r, v, 0)
+	for _, v := range vars { // in order: the same code every time
+		if r, ok := t.locReg[v]; ok {
+			t.addrInto(r, v, 0)
+		}
 	}
-	if ct.loops {
+	if loops {
 		a.ldst(true, 8, t.budget, a64Ctx, ctxBudget)
 	}
 	if t.check {
@@ -212,11 +213,11 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cThread, inits map[in
 		a.ldst(true, 8, t.hi, a64Ctx, ctxArenaHi)
 		a.movImm(t.bad, 0)
 	}
-	for s := range ct.names {
+	for s := range ct.Names {
 		t.setValue(t.slot[s], inits[s])
 	}
 
-	for _, in := range ct.code {
+	for _, in := range ct.Code {
 		if err := t.instr(in); err != nil {
 			return nil, err
 		}
@@ -294,16 +295,17 @@ func (t *a64Thread) setValue(r areg, val value) {
 
 // reg returns o in a register, materialising constants and addresses into
 // scratch.
-func (t *a64Thread) reg(o cOperand, scratch areg) areg {
-	switch o.kind {
-	case cSlot:
-		return t.slot[o.slot]
-	case cConst:
+func (t *a64Thread) reg(o cir.Operand, scratch areg) areg {
+	switch o.Kind {
+	case cir.Slot:
+		return t.slot[o.Slot]
+	case cir.Const:
 		// Even 0 goes to a register: register 31 is SP, not XZR, in the
 		// immediate forms (CMP, ADD).
-		t.a.movImm(scratch, o.val)
-	case cAddr:
-		t.addrInto(scratch, o.v, int64(o.elem*o.v.elem))
+		t.a.movImm(scratch, o.Val)
+	case cir.Addr:
+		v := t.p.varOf(o)
+		t.addrInto(scratch, v, int64(o.Elem*v.elem))
 	}
 	return scratch
 }
@@ -325,40 +327,40 @@ func (t *a64Thread) loopCheck() {
 
 var a64CmpCond = map[string]string{"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
-func (t *a64Thread) instr(in cInstr) error {
+func (t *a64Thread) instr(in cir.Instr) error {
 	a := t.a
-	switch in.op {
-	case cLabel:
-		a.bind(t.label(in.label))
-	case cJump:
-		if in.back {
+	switch in.Op {
+	case cir.Label:
+		a.bind(t.label(in.Label))
+	case cir.Jump:
+		if in.Back {
 			t.loopCheck()
 		}
-		a.b(t.label(in.target))
-	case cBranchZ:
-		switch in.x.kind {
-		case cConst:
-			if in.x.val == 0 {
-				a.b(t.label(in.target))
+		a.b(t.label(in.Target))
+	case cir.BranchZ:
+		switch in.X.Kind {
+		case cir.Const:
+			if in.X.Val == 0 {
+				a.b(t.label(in.Target))
 			}
-		case cSlot:
-			a.cbz(false, true, t.slot[in.x.slot], t.label(in.target))
+		case cir.Slot:
+			a.cbz(false, true, t.slot[in.X.Slot], t.label(in.Target))
 		}
-	case cMov:
-		d := t.slot[in.dst]
-		switch in.x.kind {
-		case cSlot:
-			if s := t.slot[in.x.slot]; s != d {
+	case cir.Mov:
+		d := t.slot[in.Dst]
+		switch in.X.Kind {
+		case cir.Slot:
+			if s := t.slot[in.X.Slot]; s != d {
 				a.movReg(d, s)
 			}
 		default:
-			if r := t.reg(in.x, d); r != d {
+			if r := t.reg(in.X, d); r != d {
 				a.movReg(d, r)
 			}
 		}
-	case cUnary:
-		d, x := t.slot[in.dst], t.reg(in.x, a64V)
-		switch in.alu {
+	case cir.Unary:
+		d, x := t.slot[in.Dst], t.reg(in.X, a64V)
+		switch in.ALU {
 		case "-":
 			a.neg(d, x)
 		case "~":
@@ -367,11 +369,11 @@ func (t *a64Thread) instr(in cInstr) error {
 			a.cmpImm(false, x, 0)
 			a.cset(d, "eq")
 		}
-	case cBinary:
-		d, x, y := t.slot[in.dst], t.reg(in.x, a64V), t.reg(in.y, a64W)
-		switch in.alu {
+	case cir.Binary:
+		d, x, y := t.slot[in.Dst], t.reg(in.X, a64V), t.reg(in.Y, a64W)
+		switch in.ALU {
 		case "+", "-", "&", "|", "^", "*", "<<":
-			op := map[string]string{"+": "add", "-": "sub", "&": "and", "|": "orr", "^": "eor", "*": "mul", "<<": "lsl"}[in.alu]
+			op := map[string]string{"+": "add", "-": "sub", "&": "and", "|": "orr", "^": "eor", "*": "mul", "<<": "lsl"}[in.ALU]
 			a.reg3(op, d, x, y)
 		case ">>":
 			a.reg3("asr", d, x, y)
@@ -381,44 +383,45 @@ func (t *a64Thread) instr(in cInstr) error {
 			a.cmpImm(false, y, 0)
 			a.cset(15, "ne")
 			op := "and"
-			if in.alu == "||" {
+			if in.ALU == "||" {
 				op = "orr"
 			}
 			a.reg3(op, d, 14, 15)
 		default:
 			a.cmpReg(x, y)
-			a.cset(d, a64CmpCond[in.alu])
+			a.cset(d, a64CmpCond[in.ALU])
 		}
-	case cPrim:
+	case cir.Prim:
 		return t.prim(in)
 	}
 	return a.err
 }
 
 // prim expands a primitive from its arm64 row.
-func (t *a64Thread) prim(in cInstr) error {
-	insns, err := parsedRow(t.arch, in.prim)
+func (t *a64Thread) prim(in cir.Instr) error {
+	insns, err := parsedRow(t.arch, in.Prim)
 	if err != nil {
-		return t.p.unsupported(in.pos, "%s", err)
+		return t.p.unsupported(in.Pos, "%s", err)
 	}
 	a := t.a
 	b := map[string]areg{}
 	if rowUses(insns, "{addr}") {
-		switch in.addr.kind {
-		case cAddr:
-			if lr, ok := t.locReg[in.addr.v]; ok && in.addr.elem == 0 {
+		switch in.Addr.Kind {
+		case cir.Addr:
+			v := t.p.varOf(in.Addr)
+			if lr, ok := t.locReg[v]; ok && in.Addr.Elem == 0 {
 				b["{addr}"] = lr
 			} else {
-				t.addrInto(a64Addr, in.addr.v, int64(in.addr.elem*in.addr.v.elem))
+				t.addrInto(a64Addr, v, int64(in.Addr.Elem*v.elem))
 				b["{addr}"] = a64Addr
 			}
-		case cSlot:
+		case cir.Slot:
 			// A pointer from a register: use it when it points into the
 			// instances, else a dummy word, counting the access so the
 			// instance is dropped. CSEL keeps the address dependency on
 			// the pointer without adding a branch (a control dependency
 			// would order later stores, which the code does not ask for).
-			p := t.slot[in.addr.slot]
+			p := t.slot[in.Addr.Slot]
 			a.addImm(false, a64Addr, a64Ctx, ctxDummy)
 			a.cmpReg(p, t.lo)
 			a.ccmp(p, t.hi, 2, "hs")
@@ -426,25 +429,25 @@ func (t *a64Thread) prim(in cInstr) error {
 			a.csel(true, t.bad, t.bad, t.bad, "lo")
 			b["{addr}"] = a64Addr
 		default:
-			return t.p.unsupported(in.pos, "%s on the constant address %d", in.prim, in.addr.val)
+			return t.p.unsupported(in.Pos, "%s on the constant address %d", in.Prim, in.Addr.Val)
 		}
 	}
-	if len(in.args) > 0 {
-		b["{v}"] = t.reg(in.args[0], a64V)
+	if len(in.Args) > 0 {
+		b["{v}"] = t.reg(in.Args[0], a64V)
 	}
-	if len(in.args) > 1 {
-		b["{w}"] = t.reg(in.args[1], a64W)
+	if len(in.Args) > 1 {
+		b["{w}"] = t.reg(in.Args[1], a64W)
 	}
-	if in.mask != nil {
-		b["{mask}"] = t.reg(*in.mask, a64V)
+	if in.Mask != nil {
+		b["{mask}"] = t.reg(*in.Mask, a64V)
 	}
-	if in.dst >= 0 {
-		b["{ret}"] = t.slot[in.dst]
+	if in.Dst >= 0 {
+		b["{ret}"] = t.slot[in.Dst]
 	} else {
 		b["{ret}"] = 17
 	}
 	if err := expandA64Row(a, insns, b, t); err != nil {
-		return t.p.unsupported(in.pos, "%s: %v", in.prim, err)
+		return t.p.unsupported(in.Pos, "%s: %v", in.Prim, err)
 	}
 	return nil
 }

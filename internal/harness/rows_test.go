@@ -29,7 +29,12 @@ func TestEveryRowComputesWhatTheModelDoes(t *testing.T) {
 		return
 	}
 	for _, a := range []kmap.Arch{kmap.ARM64, kmap.ARM64LLSC} {
-		t.Run(string(a), func(t *testing.T) { testRows(t, string(a)) })
+		t.Run(string(a), func(t *testing.T) {
+			if a == kmap.ARM64 && arch != string(kmap.ARM64) {
+				t.Skip("this CPU has no LSE atomics")
+			}
+			testRows(t, string(a))
+		})
 	}
 }
 

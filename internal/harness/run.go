@@ -35,6 +35,11 @@ func HostArch(atomics string) (string, error) {
 	case "arm64":
 		switch atomics {
 		case "lse":
+			// Without them the first LSE instruction is SIGILL, which
+			// kills the process.
+			if !cpuHasLSE() {
+				return "", fmt.Errorf("this CPU has no LSE atomics (ARMv8.1 FEAT_LSE): use --atomics llsc")
+			}
 			return string(kmap.ARM64), nil
 		case "llsc":
 			return string(kmap.ARM64LLSC), nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/litmus-dev/litmus/model/cir"
 	"github.com/litmus-dev/litmus/model/kmap"
 )
 
@@ -22,20 +23,18 @@ var x86SlotRegs = []xreg{rBX, rSI, rDI, r8, r9, r10, r11, rDX, r12, r13, r15}
 const x86Discard = rAX
 
 // genX86C generates a C thread.
-func (p *program) genX86C(o Options, nthreads, me int, ct *cThread, inits map[int]value, obs []int) ([]byte, error) {
-	if ct.spins(kmap.X86_64) {
-		ct.loops = true
-	}
+func (p *program) genX86C(o Options, nthreads, me int, ct *cir.Thread, inits map[int]value, obs []int) ([]byte, error) {
+	loops := ct.Loops || spins(ct, kmap.X86_64)
 	// The run loop needs two registers, and one for the loop budget
 	// unless that must live in memory.
-	if ct.nslots > len(x86SlotRegs)-2 {
-		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, x86-64 has %d left for it", ct.nslots, len(x86SlotRegs)-2)
+	if ct.NSlots > len(x86SlotRegs)-2 {
+		return nil, fmt.Errorf("not supported by run: the thread needs %d registers, x86-64 has %d left for it", ct.NSlots, len(x86SlotRegs)-2)
 	}
-	spec := x86Spec{used: map[xreg]bool{}, loops: ct.loops, budgetInMemory: ct.nslots > len(x86SlotRegs)-3}
-	for s := 0; s < ct.nslots; s++ {
+	spec := x86Spec{used: map[xreg]bool{}, loops: loops, budgetInMemory: ct.NSlots > len(x86SlotRegs)-3}
+	for s := 0; s < ct.NSlots; s++ {
 		spec.used[x86SlotRegs[s]] = true
 	}
-	for s := 0; s < len(ct.names); s++ {
+	for s := 0; s < len(ct.Names); s++ {
 		spec.inits = append(spec.inits, x86Init{reg: x86SlotRegs[s], val: inits[s]})
 	}
 	for _, s := range obs {
@@ -43,7 +42,7 @@ func (p *program) genX86C(o Options, nthreads, me int, ct *cThread, inits map[in
 	}
 	return p.genX86(o, nthreads, me, spec, func(t *x86Thread) error {
 		g := &x86C{p: p, t: t, a: t.a, labels: map[int]int{}}
-		for _, in := range ct.code {
+		for _, in := range ct.Code {
 			if err := g.instr(in); err != nil {
 				return err
 			}
@@ -73,60 +72,60 @@ func slotReg(s int) xop { return xR(x86SlotRegs[s], 8) }
 // operand returns o as an x86 operand: a register, or an immediate when it
 // fits 32 bits and imm allows it; anything else is put in scratch first
 // (the front end leaves no such operand to a row, whose scratch is noReg).
-func (g *x86C) operand(o cOperand, imm bool, scratch xreg) xop {
-	if scratch == noReg && (o.kind == cAddr || o.kind == cConst && !imm) {
+func (g *x86C) operand(o cir.Operand, imm bool, scratch xreg) xop {
+	if scratch == noReg && (o.Kind == cir.Addr || o.Kind == cir.Const && !imm) {
 		g.a.fail("internal error: an operand needs a register")
 		return xI(0)
 	}
-	switch o.kind {
-	case cSlot:
-		return slotReg(o.slot)
-	case cConst:
-		if imm && o.val >= -1<<31 && o.val < 1<<31 {
-			return xI(o.val)
+	switch o.Kind {
+	case cir.Slot:
+		return slotReg(o.Slot)
+	case cir.Const:
+		if imm && o.Val >= -1<<31 && o.Val < 1<<31 {
+			return xI(o.Val)
 		}
-		g.a.mov(8, xR(scratch, 8), xI(o.val))
-	case cAddr:
-		g.a.lea(8, xR(scratch, 8), g.t.addrOf(o.v, o.elem, 0))
+		g.a.mov(8, xR(scratch, 8), xI(o.Val))
+	case cir.Addr:
+		g.a.lea(8, xR(scratch, 8), g.t.addrOf(g.p.varOf(o), o.Elem, 0))
 	}
 	return xR(scratch, 8)
 }
 
-func (g *x86C) instr(in cInstr) error {
+func (g *x86C) instr(in cir.Instr) error {
 	a := g.a
 	rax := xR(rAX, 8)
-	switch in.op {
-	case cLabel:
-		a.bind(g.label(in.label))
-	case cJump:
-		if in.back {
+	switch in.Op {
+	case cir.Label:
+		a.bind(g.label(in.Label))
+	case cir.Jump:
+		if in.Back {
 			g.t.loopCheck(false)
 		}
-		a.jmp(g.label(in.target))
-	case cBranchZ:
-		switch in.x.kind {
-		case cConst:
-			if in.x.val == 0 {
-				a.jmp(g.label(in.target))
+		a.jmp(g.label(in.Target))
+	case cir.BranchZ:
+		switch in.X.Kind {
+		case cir.Const:
+			if in.X.Val == 0 {
+				a.jmp(g.label(in.Target))
 			}
-		case cAddr: // an address is never 0
-		case cSlot:
-			r := slotReg(in.x.slot)
+		case cir.Addr: // an address is never 0
+		case cir.Slot:
+			r := slotReg(in.X.Slot)
 			a.test(8, r, r)
-			a.jcc("e", g.label(in.target))
+			a.jcc("e", g.label(in.Target))
 		}
-	case cMov:
-		switch in.x.kind {
-		case cSlot:
-			if in.x.slot != in.dst {
-				a.mov(8, slotReg(in.dst), slotReg(in.x.slot))
+	case cir.Mov:
+		switch in.X.Kind {
+		case cir.Slot:
+			if in.X.Slot != in.Dst {
+				a.mov(8, slotReg(in.Dst), slotReg(in.X.Slot))
 			}
 		default:
-			g.operandTo(x86SlotRegs[in.dst], in.x)
+			g.operandTo(x86SlotRegs[in.Dst], in.X)
 		}
-	case cUnary:
-		g.operandTo(rAX, in.x)
-		switch in.alu {
+	case cir.Unary:
+		g.operandTo(rAX, in.X)
+		switch in.ALU {
 		case "-":
 			a.unary("neg", 8, rax)
 		case "~":
@@ -136,28 +135,28 @@ func (g *x86C) instr(in cInstr) error {
 			a.setcc("e", xR(rAX, 1))
 			a.movx(false, 8, rax, 1, xR(rAX, 1))
 		}
-		a.mov(8, slotReg(in.dst), rax)
-	case cBinary:
+		a.mov(8, slotReg(in.Dst), rax)
+	case cir.Binary:
 		g.binary(in)
-	case cPrim:
+	case cir.Prim:
 		return g.prim(in)
 	}
 	return a.err
 }
 
 // operandTo loads o into register r.
-func (g *x86C) operandTo(r xreg, o cOperand) {
-	switch o.kind {
-	case cSlot:
-		g.a.mov(8, xR(r, 8), slotReg(o.slot))
-	case cConst:
-		if o.val == 0 {
+func (g *x86C) operandTo(r xreg, o cir.Operand) {
+	switch o.Kind {
+	case cir.Slot:
+		g.a.mov(8, xR(r, 8), slotReg(o.Slot))
+	case cir.Const:
+		if o.Val == 0 {
 			g.a.alu("xor", 4, xR(r, 4), xR(r, 4))
 		} else {
-			g.a.mov(8, xR(r, 8), xI(o.val))
+			g.a.mov(8, xR(r, 8), xI(o.Val))
 		}
-	case cAddr:
-		g.a.lea(8, xR(r, 8), g.t.addrOf(o.v, o.elem, 0))
+	case cir.Addr:
+		g.a.lea(8, xR(r, 8), g.t.addrOf(g.p.varOf(o), o.Elem, 0))
 	}
 }
 
@@ -166,41 +165,41 @@ var x86CmpCC = map[string]string{"==": "e", "!=": "ne", "<": "l", "<=": "le", ">
 // binary compiles dst = x op y through %rax, with the model's meaning of
 // each operator on 64-bit integers (>> is arithmetic, comparisons signed,
 // && and || evaluate both sides, as the model's expressions do).
-func (g *x86C) binary(in cInstr) {
+func (g *x86C) binary(in cir.Instr) {
 	a := g.a
 	rax, rcx := xR(rAX, 8), xR(rCX, 8)
-	g.operandTo(rAX, in.x)
-	switch in.alu {
+	g.operandTo(rAX, in.X)
+	switch in.ALU {
 	case "+", "-", "&", "|", "^":
-		name := map[string]string{"+": "add", "-": "sub", "&": "and", "|": "or", "^": "xor"}[in.alu]
-		a.alu(name, 8, rax, g.operand(in.y, true, rCX))
+		name := map[string]string{"+": "add", "-": "sub", "&": "and", "|": "or", "^": "xor"}[in.ALU]
+		a.alu(name, 8, rax, g.operand(in.Y, true, rCX))
 	case "*":
-		a.imul(8, rax, g.operand(in.y, false, rCX))
+		a.imul(8, rax, g.operand(in.Y, false, rCX))
 	case "<<", ">>":
-		g.operandTo(rCX, in.y)
+		g.operandTo(rCX, in.Y)
 		name := "shl"
-		if in.alu == ">>" {
+		if in.ALU == ">>" {
 			name = "sar"
 		}
 		a.shift(name, 8, rax, xR(rCX, 1))
 	case "&&", "||":
 		a.test(8, rax, rax)
 		a.setcc("ne", xR(rAX, 1))
-		g.operandTo(rCX, in.y)
+		g.operandTo(rCX, in.Y)
 		a.test(8, rcx, rcx)
 		a.setcc("ne", xR(rCX, 1))
 		name := "and"
-		if in.alu == "||" {
+		if in.ALU == "||" {
 			name = "or"
 		}
 		a.alu(name, 1, xR(rAX, 1), xR(rCX, 1))
 		a.movx(false, 8, rax, 1, xR(rAX, 1))
 	default:
-		a.alu("cmp", 8, rax, g.operand(in.y, true, rCX))
-		a.setcc(x86CmpCC[in.alu], xR(rAX, 1))
+		a.alu("cmp", 8, rax, g.operand(in.Y, true, rCX))
+		a.setcc(x86CmpCC[in.ALU], xR(rAX, 1))
 		a.movx(false, 8, rax, 1, xR(rAX, 1))
 	}
-	a.mov(8, slotReg(in.dst), rax)
+	a.mov(8, slotReg(in.Dst), rax)
 }
 
 // rowCache holds parsed kmap rows.
@@ -224,57 +223,57 @@ func parsedRow(arch kmap.Arch, prim string) ([]kmap.Insn, error) {
 }
 
 // prim expands a primitive from its x86-64 row.
-func (g *x86C) prim(in cInstr) error {
-	insns, err := parsedRow(kmap.X86_64, in.prim)
+func (g *x86C) prim(in cir.Instr) error {
+	insns, err := parsedRow(kmap.X86_64, in.Prim)
 	if err != nil {
-		return g.p.unsupported(in.pos, "%s", err)
+		return g.p.unsupported(in.Pos, "%s", err)
 	}
 	b := map[string]xop{}
-	switch in.addr.kind {
-	case cAddr:
-		b["{addr}"] = g.t.addrOf(in.addr.v, in.addr.elem, 0)
-	case cSlot:
+	switch in.Addr.Kind {
+	case cir.Addr:
+		b["{addr}"] = g.t.addrOf(g.p.varOf(in.Addr), in.Addr.Elem, 0)
+	case cir.Slot:
 		if rowUses(insns, "{addr}") {
-			g.t.checkReg(x86SlotRegs[in.addr.slot])
+			g.t.checkReg(x86SlotRegs[in.Addr.Slot])
 		}
-		b["{addr}"] = xM(x86SlotRegs[in.addr.slot], 0)
+		b["{addr}"] = xM(x86SlotRegs[in.Addr.Slot], 0)
 	default:
-		if in.prim != "" && rowUses(insns, "{addr}") {
-			return g.p.unsupported(in.pos, "%s on the constant address %d", in.prim, in.addr.val)
+		if in.Prim != "" && rowUses(insns, "{addr}") {
+			return g.p.unsupported(in.Pos, "%s on the constant address %d", in.Prim, in.Addr.Val)
 		}
 	}
-	if len(in.args) > 0 {
-		b["{v}"] = g.operand(in.args[0], true, noReg)
+	if len(in.Args) > 0 {
+		b["{v}"] = g.operand(in.Args[0], true, noReg)
 	}
-	if len(in.args) > 1 {
-		b["{w}"] = g.operand(in.args[1], true, noReg)
+	if len(in.Args) > 1 {
+		b["{w}"] = g.operand(in.Args[1], true, noReg)
 	}
-	if in.nr != nil {
-		nr := g.operand(*in.nr, true, noReg)
+	if in.Nr != nil {
+		nr := g.operand(*in.Nr, true, noReg)
 		if nr.kind == xoImm && (nr.imm < 0 || nr.imm > 63) {
-			return g.p.unsupported(in.pos, "bit number %d", nr.imm)
+			return g.p.unsupported(in.Pos, "bit number %d", nr.imm)
 		}
 		b["{nr}"] = nr
 	}
-	if in.dst >= 0 {
-		b["{ret}"] = slotReg(in.dst)
+	if in.Dst >= 0 {
+		b["{ret}"] = slotReg(in.Dst)
 	} else {
 		b["{ret}"] = xR(x86Discard, 8)
 	}
 	if err := expandX86Row(g.a, insns, b, g.t); err != nil {
-		return g.p.unsupported(in.pos, "%s: %v", in.prim, err)
+		return g.p.unsupported(in.Pos, "%s: %v", in.Prim, err)
 	}
 	return nil
 }
 
 // spins reports whether a row of one of ct's primitives loops back with an
 // unconditional jump (spin_lock), which counts toward the loop budget.
-func (ct *cThread) spins(arch kmap.Arch) bool {
-	for _, in := range ct.code {
-		if in.op != cPrim {
+func spins(ct *cir.Thread, arch kmap.Arch) bool {
+	for _, in := range ct.Code {
+		if in.Op != cir.Prim {
 			continue
 		}
-		insns, err := parsedRow(arch, in.prim)
+		insns, err := parsedRow(arch, in.Prim)
 		if err != nil {
 			continue
 		}

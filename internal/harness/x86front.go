@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
@@ -40,10 +41,14 @@ func canonReg(name string) (string, bool) {
 
 // x86Proc is the state of compiling one assembly thread.
 type x86Proc struct {
-	p       *program
-	pr      *litmus.Proc
-	att     bool
+	p   *program
+	pr  *litmus.Proc
+	att bool
+	// used are the machine registers the test's code uses; remap maps
+	// each register the test names to its machine register (see
+	// remapRegs).
 	used    map[xreg]bool
+	remap   map[xreg]xreg
 	width   map[string]int // canonical register -> widest alias used
 	labels  map[string]int // test label -> asm label
 	labelAt map[string]int // test label -> instruction index
@@ -55,7 +60,9 @@ var noOperandInsns = map[string]bool{"nop": true, "nopl": true, "nopw": true, "e
 
 // scanX86 collects the registers and memory widths of pr.
 func (p *program) scanX86(pr *litmus.Proc) (*x86Proc, error) {
-	xp := &x86Proc{p: p, pr: pr, att: p.test.Arch == litmus.ArchX8664, used: map[xreg]bool{}, width: map[string]int{}, labels: map[string]int{}, labelAt: map[string]int{}}
+	xp := &x86Proc{p: p, pr: pr, att: p.test.Arch == litmus.ArchX8664, used: map[xreg]bool{}, remap: map[xreg]xreg{},
+		width: map[string]int{}, labels: map[string]int{}, labelAt: map[string]int{}}
+	named := map[xreg]bool{} // the registers the test names
 	for i, in := range pr.Code {
 		if in.Label != "" {
 			xp.labelAt[in.Label] = i
@@ -92,16 +99,75 @@ func (p *program) scanX86(pr *litmus.Proc) (*x86Proc, error) {
 				if !gpr || lr == "ah" || lr == "bh" || lr == "ch" || lr == "dh" {
 					return nil, p.unsupported(o.Pos(), "register %s", r)
 				}
-				xr := x86RegByName[c].reg
-				if xr == rSP || xr == rBP || xr == r14 {
-					return nil, p.unsupported(o.Pos(), "register %s (the run needs it)", r)
-				}
-				xp.used[xr] = true
+				named[x86RegByName[c].reg] = true
 				xp.width[c] = max(xp.width[c], x86RegByName[lr].size)
 			}
 		}
 	}
+	if err := xp.remapRegs(named); err != nil {
+		return nil, err
+	}
 	return xp, nil
+}
+
+// runRegs are the registers the generated code may not give the test: the
+// stack pointer, and Go's frame pointer (RBP) and g (R14), which the
+// trampoline's caller expects back.
+var runRegs = []xreg{rSP, rBP, r14}
+
+// remapOrder is where a test register of runRegs goes, first free first:
+// the barrier's scratch registers (dead once an instance starts), then
+// the run loop's pool from the end it takes from last. Never RAX, which
+// CMPXCHG uses without naming it.
+var remapOrder = []xreg{r11, rDX, rCX, rBX, rSI, rDI, r8, r9, r10, r12, r13, r15}
+
+// remapRegs gives every register the test names a machine register: its
+// own, except for those of runRegs, which move to free ones, as litmus7
+// lets the C compiler allocate a test's registers (a test's register is
+// a name; only CMPXCHG's RAX and a shift's CL are fixed, and neither is in
+// runRegs).
+func (xp *x86Proc) remapRegs(named map[xreg]bool) error {
+	for r := xreg(0); r < 16; r++ {
+		if named[r] && !slices.Contains(runRegs, r) {
+			xp.remap[r], xp.used[r] = r, true
+		}
+	}
+	for _, r := range runRegs {
+		if !named[r] {
+			continue
+		}
+		i := slices.IndexFunc(remapOrder, func(m xreg) bool { return !xp.used[m] })
+		if i < 0 {
+			return xp.p.unsupported(xp.pr.Pos(), "P%d uses every register: none is free for %s", xp.pr.ID, strings.ToUpper(xregName(r, 8)))
+		}
+		xp.remap[r], xp.used[remapOrder[i]] = remapOrder[i], true
+	}
+	return nil
+}
+
+// machineReg returns the machine register of a register operand of the
+// test ("EAX", "r14d"): the remapped register, at the name's width.
+func (xp *x86Proc) machineReg(name string) (xop, bool) {
+	r, ok := x86RegByName[strings.ToLower(strings.TrimPrefix(name, "%"))]
+	if !ok {
+		return xop{}, false
+	}
+	m, ok := xp.remap[r.reg]
+	if !ok {
+		return xop{}, false
+	}
+	return xR(m, r.size), true
+}
+
+// machineOf returns the machine register of the test's register with
+// canonical name canon, and whether the test names it.
+func (xp *x86Proc) machineOf(canon string) (xreg, bool) {
+	r, ok := x86RegByName[canon]
+	if !ok {
+		return noReg, false
+	}
+	m, ok := xp.remap[r.reg]
+	return m, ok
 }
 
 // insnSize is the operand size of in from its suffix or register operands,
@@ -127,7 +193,7 @@ func (xp *x86Proc) operand(o *litmus.Operand) (xop, error) {
 	p := xp.p
 	switch o.Kind {
 	case litmus.OpdReg:
-		r, ok := x86RegByName[strings.ToLower(o.Reg)]
+		r, ok := xp.machineReg(o.Reg)
 		if !ok {
 			return xop{}, p.unsupported(o.Pos(), "register %s", o.Reg)
 		}
@@ -138,7 +204,8 @@ func (xp *x86Proc) operand(o *litmus.Operand) (xop, error) {
 		m := xop{kind: xoMem, base: noReg, index: noReg, disp: o.Disp}
 		reg := func(name string) xreg {
 			c, _ := canonReg(name)
-			return x86RegByName[c].reg
+			m, _ := xp.machineOf(c)
+			return m
 		}
 		if o.Sym != "" {
 			v, i, ok := p.elemOf(o.Sym)
@@ -305,7 +372,7 @@ func (xp *x86Proc) instr(i int, in *litmus.Instr) error {
 // the registers to store after the body.
 func (p *program) x86InitsAndObs(xp *x86Proc, ti int) ([]x86Init, []xreg, error) {
 	var inits []x86Init
-	seen := map[string]bool{}
+	seen := map[xreg]bool{} // machine registers
 	for _, it := range p.test.Init {
 		if it.Proc != xp.pr.ID || it.Value == nil {
 			continue
@@ -315,14 +382,14 @@ func (p *program) x86InitsAndObs(xp *x86Proc, ti int) ([]x86Init, []xreg, error)
 		if err != nil {
 			return nil, nil, err
 		}
-		if gpr && xp.used[x86RegByName[c].reg] && !seen[c] {
-			seen[c] = true
-			inits = append(inits, x86Init{reg: x86RegByName[c].reg, val: val})
+		if m, ok := xp.machineOf(c); gpr && ok && !seen[m] {
+			seen[m] = true
+			inits = append(inits, x86Init{reg: m, val: val})
 		}
 	}
 	// Every register the code uses starts at 0 unless initialised.
 	for r := xreg(0); r < 16; r++ {
-		if xp.used[r] && !seen[xregName(r, 8)] {
+		if xp.used[r] && !seen[r] {
 			inits = append(inits, x86Init{reg: r})
 		}
 	}
@@ -334,7 +401,8 @@ func (p *program) x86InitsAndObs(xp *x86Proc, ti int) ([]x86Init, []xreg, error)
 		}
 		c.thread = ti
 		canon, gpr := canonReg(c.regTxt)
-		if !gpr || !xp.used[x86RegByName[canon].reg] {
+		r, named := xp.machineOf(canon)
+		if !gpr || !named {
 			// Never written: the column is the initial value.
 			v, err := p.regInit(xp.pr.ID, canon, func(a, b string) bool { x, _ := canonReg(a); return x == b })
 			if err != nil {
@@ -343,7 +411,6 @@ func (p *program) x86InitsAndObs(xp *x86Proc, ti int) ([]x86Init, []xreg, error)
 			c.slot, c.konst = -1, v
 			continue
 		}
-		r := x86RegByName[canon].reg
 		c.slot = -1
 		for k, o := range obs {
 			if o == r {

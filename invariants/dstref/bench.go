@@ -30,9 +30,13 @@ type ring struct {
 	slots [ringSize]Skb
 }
 
-// Result is one measurement of the prequeue path on two CPUs.
+// Result is one measurement of the prequeue path on two CPUs: the medians
+// of runs that alternate before and after, their spreads, and the change
+// of each after run over the before run just ahead of it, in percent.
 type Result struct {
-	Before, After float64 // median million packets per second
+	Before, After             float64 // median million packets per second
+	BeforeSpread, AfterSpread hw.Spread
+	Change                    hw.Spread // per pair of runs, (after/before - 1) * 100
 }
 
 // run moves packets from a softirq goroutine on CPU 0 to a user goroutine
@@ -80,10 +84,13 @@ func run(v Variant, packets int) float64 {
 // MeasurePrequeue runs the two-CPU prequeue path runs times per variant
 // with packets packets each and reports the medians in Mpps.
 func MeasurePrequeue(runs, packets int) Result {
-	var b, a []float64
+	var b, a, change []float64
 	for range runs {
 		b = append(b, run(Before, packets)/1e6)
 		a = append(a, run(After, packets)/1e6)
+		change = append(change, (a[len(a)-1]/b[len(b)-1]-1)*100)
 	}
-	return Result{Before: hw.Median(b), After: hw.Median(a)}
+	r := Result{BeforeSpread: hw.SpreadOf(b), AfterSpread: hw.SpreadOf(a), Change: hw.SpreadOf(change)}
+	r.Before, r.After = r.BeforeSpread.Median, r.AfterSpread.Median
+	return r
 }

@@ -14,6 +14,9 @@ const PatchGain = 0.03
 type Result struct {
 	Writer        bool    // another CPU writes sk_forward_alloc meanwhile
 	Before, After float64 // median cycles per received packet
+	// The spreads of the runs, which alternate before and after, and the
+	// speedup before/after of each pair of runs.
+	BeforeSpread, AfterSpread, Speedup hw.Spread
 }
 
 // perLock is how many packets a recvmsg() call handles under one
@@ -50,37 +53,42 @@ func MeasureRecv(runs, packets int) []Result {
 	var out []Result
 	for _, writer := range []bool{false, true} {
 		r := Result{Writer: writer}
-		for vi, v := range []Variant{Before, After} {
-			var xs []float64
-			for range runs {
-				s := &hw.Lines[Sock](1)[0]
-				s.variant = v
-				var stop atomic.Bool
-				var x float64
-				n := 1
-				if writer {
-					n = 2
-				}
-				hw.Pinned(n, nil, func(cpu int) {
-					if cpu == 1 { // the writer on another CPU
-						for i := int64(0); !stop.Load(); i++ {
-							s.Charge(i&1*2 - 1) // sk_mem_charge / uncharge
-						}
-						return
-					}
-					recvLoop(s, packets/10)
-					x = recvLoop(s, packets)
-					stop.Store(true)
-				})
-				xs = append(xs, x)
+		var xs [2][]float64
+		var speedup []float64
+		for range runs {
+			for vi, v := range []Variant{Before, After} {
+				xs[vi] = append(xs[vi], recvRun(v, writer, packets))
 			}
-			if vi == 0 {
-				r.Before = hw.Median(xs)
-			} else {
-				r.After = hw.Median(xs)
-			}
+			speedup = append(speedup, xs[0][len(xs[0])-1]/xs[1][len(xs[1])-1])
 		}
+		r.BeforeSpread, r.AfterSpread, r.Speedup = hw.SpreadOf(xs[0]), hw.SpreadOf(xs[1]), hw.SpreadOf(speedup)
+		r.Before, r.After = r.BeforeSpread.Median, r.AfterSpread.Median
 		out = append(out, r)
 	}
 	return out
+}
+
+// recvRun is one run: packets received by a variant's socket, with or
+// without a writer of sk_forward_alloc on another CPU; ticks per packet.
+func recvRun(v Variant, writer bool, packets int) float64 {
+	s := &hw.Lines[Sock](1)[0]
+	s.variant = v
+	var stop atomic.Bool
+	var x float64
+	n := 1
+	if writer {
+		n = 2
+	}
+	hw.Pinned(n, nil, func(cpu int) {
+		if cpu == 1 { // the writer on another CPU
+			for i := int64(0); !stop.Load(); i++ {
+				s.Charge(i&1*2 - 1) // sk_mem_charge / uncharge
+			}
+			return
+		}
+		recvLoop(s, packets/10)
+		x = recvLoop(s, packets)
+		stop.Store(true)
+	})
+	return x
 }

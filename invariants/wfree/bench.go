@@ -18,6 +18,10 @@ type Result struct {
 	After   float64
 	// Cycles per iteration on one thread (Threads == 1 only).
 	BeforeCycles, AfterCycles float64
+	// The spreads of the runs, which alternate before and after, and the
+	// change of each pair of runs in percent ((after/before - 1) * 100),
+	// the unit of the patch's +3%.
+	BeforeSpread, AfterSpread, Change hw.Spread
 }
 
 // truesize is the charge of one benchmark packet.
@@ -47,9 +51,10 @@ func MeasureWfree(threads, runs, iters int) []Result {
 	var out []Result
 	for _, nt := range []int{1, threads} {
 		r := Result{Threads: nt}
-		for vi, v := range []Variant{Before, After} {
-			var mops, cyc []float64
-			for range runs {
+		var mops, cyc [2][]float64
+		var change []float64
+		for range runs {
+			for vi, v := range []Variant{Before, After} {
 				s := initSock(&hw.Lines[Sock](1)[0], v, 1<<30, false)
 				ticks := make([]uint64, nt)
 				hw.Pinned(nt, func(th int) {
@@ -62,17 +67,14 @@ func MeasureWfree(threads, runs, iters int) []Result {
 					worst = max(worst, t)
 				}
 				ns := float64(worst) / tpn
-				mops = append(mops, float64(nt*iters)/ns*1e3)
-				cyc = append(cyc, float64(ticks[0])/float64(iters))
+				mops[vi] = append(mops[vi], float64(nt*iters)/ns*1e3)
+				cyc[vi] = append(cyc[vi], float64(ticks[0])/float64(iters))
 			}
-			if vi == 0 {
-				r.Before = hw.Median(mops)
-				r.BeforeCycles = hw.Median(cyc)
-			} else {
-				r.After = hw.Median(mops)
-				r.AfterCycles = hw.Median(cyc)
-			}
+			change = append(change, (mops[1][len(mops[1])-1]/mops[0][len(mops[0])-1]-1)*100)
 		}
+		r.BeforeSpread, r.AfterSpread, r.Change = hw.SpreadOf(mops[0]), hw.SpreadOf(mops[1]), hw.SpreadOf(change)
+		r.Before, r.After = r.BeforeSpread.Median, r.AfterSpread.Median
+		r.BeforeCycles, r.AfterCycles = hw.Median(cyc[0]), hw.Median(cyc[1])
 		if nt != 1 {
 			r.BeforeCycles, r.AfterCycles = 0, 0
 		}

@@ -39,6 +39,11 @@ type Options struct {
 	// Budget, when not nil, bounds the time and memory of the walks of
 	// the threads (and of whatever else the caller polls it in).
 	Budget *limit.Budget
+	// OneEventAMO shapes a RISC-V AMO as herd7 does for a model read
+	// from files: a cat model sees it as one event, read and write
+	// (axiom.Program.OneEventAMO); the built-in riscv.cat is written for
+	// its two events.
+	OneEventAMO bool
 }
 
 // semantics is one architecture's meaning of its instructions.
@@ -104,7 +109,7 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		opt.LoopBound = 2
 	}
 	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}, arrays: map[int]arrayElem{}}
-	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, Budget: opt.Budget, RegName: func(n string) string {
+	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, Budget: opt.Budget, OneEventAMO: opt.OneEventAMO && t.Arch == litmus.ArchRISCV, RegName: func(n string) string {
 		if c := p.sem.canon(n); c != "" {
 			return c
 		}

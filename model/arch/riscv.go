@@ -360,6 +360,12 @@ func (m *machine) rvalu(in *litmus.Instr, op string, args []*litmus.Operand) boo
 		}
 	case (name == "xor" || name == "sub") && a.v.IsAddr() && a.v == b.v:
 		v = axiom.Int(0)
+	case (name == "xor" || name == "or" || name == "sub") && a.v.IsAddr() && b.v == axiom.Int(0):
+		v = a.v // x^0, x|0 and x-0 are x, an address too
+	case (name == "xor" || name == "or") && b.v.IsAddr() && a.v == axiom.Int(0):
+		v = b.v
+	case name == "sltu" && a.v == axiom.Int(0) && b.v.IsAddr():
+		v = axiom.Int(1) // snez of an address: no object is at address 0
 	case name == "sub" && a.v.IsAddr() && !b.v.IsAddr():
 		v = addVal(a.v, -b.v.N)
 	case a.v.IsAddr() || b.v.IsAddr():

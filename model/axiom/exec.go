@@ -99,6 +99,11 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 		for j := range t.Events {
 			e := &t.Events[j]
 			g := base + j
+			if g&63 == 0 {
+				// Each event adds a row of the quadratic relations:
+				// poll the budget (a panic the search recovers).
+				al.Poll()
+			}
 			x.Ev = append(x.Ev, e)
 			x.Thread = append(x.Thread, ti)
 			for k := base; k < g; k++ {
@@ -157,6 +162,9 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 		x.Tag = append(x.Tag, al.Set(n))
 	}
 	for i, e := range x.Ev {
+		if i&63 == 63 {
+			al.Poll()
+		}
 		switch e.Kind {
 		case KindR:
 			x.R.Add(i)
@@ -184,6 +192,9 @@ func (p *Program) NewExecution(paths []*Trace, al *Arena, reuse *Execution) *Exe
 	for i, e := range x.Ev {
 		if e.Kind != KindR && e.Kind != KindW {
 			continue
+		}
+		if i&63 == 0 {
+			al.Poll()
 		}
 		x.SCA.Add(i, i)
 		if e.Access == 0 {

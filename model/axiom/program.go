@@ -44,6 +44,10 @@ type Program struct {
 	// instruction are not in po); C tests keep every pair (herd's wide po
 	// for the LKMM).
 	InstrPO bool
+	// OneEventAMO makes a cat model see each AMO (the rmw pair of one
+	// instruction) as one event, both read and write, as herd7 makes a
+	// RISC-V AMO (see OneEventView).
+	OneEventAMO bool
 	// RegName, when not nil, gives the name under which a thread's path
 	// keeps a register that a condition or locations clause writes
 	// name ("0:W0" and "0:X0" are both X0 in AArch64).

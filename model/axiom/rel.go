@@ -143,6 +143,15 @@ func (a *Arena) Tick() {
 	}
 }
 
+// Words returns the number of words the arena holds.
+func (a *Arena) Words() int {
+	n := 0
+	for _, c := range a.chunks {
+		n += len(c)
+	}
+	return n
+}
+
 // ArenaMark is a point to reset an arena to.
 type ArenaMark struct{ ci, off int }
 

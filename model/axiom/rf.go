@@ -13,6 +13,11 @@ import "slices"
 // RFSources returns the writes read r of x may read from: the writes of
 // its location that wrote the value it read. With uniproc, writes po-after
 // r in its own thread are left out (a coherence cycle po-loc ; rf).
+// Without it the write of r's own instruction that comes after it (the
+// write of a read-modify-write, or one iico_order puts after r) is still
+// left out: herd's candidate generation never lets a read take its value
+// from a write its own instruction makes from it (herd7's default -optace
+// iico, mem.ml map_load_possible_stores), whatever the model.
 func (x *Execution) RFSources(r int, uniproc bool) []int {
 	return x.appendRFSources(nil, r, uniproc)
 }
@@ -24,12 +29,24 @@ func (x *Execution) appendRFSources(c []int, r int, uniproc bool) []int {
 		if f.Kind != KindW || f.Loc != e.Loc || f.Val != e.Val {
 			continue
 		}
-		if uniproc && x.Ordered(r, w) {
+		if uniproc && x.Ordered(r, w) || x.iicoAfter(r, w) {
 			continue
 		}
 		c = append(c, w)
 	}
 	return c
+}
+
+// iicoAfter reports whether write w is made by read r's instruction
+// after r: the write of its read-modify-write instruction (amo), or one
+// after it in iico_order. An LR's read may still take the value of the
+// po-later SC's write here, as in herd: only the model's coherence
+// rejects that.
+func (x *Execution) iicoAfter(r, w int) bool {
+	if x.Thread[r] < 0 || x.Thread[w] != x.Thread[r] {
+		return false
+	}
+	return x.Amo.N() > 0 && x.Amo.Has(r, w) || x.IicoOrder.N() > 0 && x.IicoOrder.Has(r, w)
 }
 
 // RFEnum enumerates the rf of an execution location by location: every

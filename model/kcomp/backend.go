@@ -25,6 +25,9 @@ type backend interface {
 
 	li(d string, v int64) []string
 	mov(d, s string) string
+	// sext32 sign-extends the low 32 bits of d into d: an int register
+	// after an assignment (model/ctype).
+	sext32(d string) string
 	unary(op, d, x string) []string
 	binary(op, d, x, y string) ([]string, error)
 	branchZ(x, label string) []string
@@ -60,6 +63,8 @@ func (aarch64) tmp() [2]string         { return [2]string{"X14", "X15"} }
 func (aarch64) discard() string        { return "X13" }
 func (aarch64) flag() string           { return "X27" }
 func (aarch64) mov(d, s string) string { return "MOV " + d + "," + s }
+
+func (aarch64) sext32(d string) string { return "SXTW " + d + ",W" + strings.TrimPrefix(d, "X") }
 func (aarch64) jump(l string) string   { return "B " + l }
 
 func (aarch64) li(d string, v int64) []string { return []string{fmt.Sprintf("MOV %s,#%d", d, v)} }
@@ -120,13 +125,18 @@ func (riscv) tmp() [2]string         { return [2]string{"x28", "x29"} }
 func (riscv) discard() string        { return "x26" }
 func (riscv) flag() string           { return "x27" }
 func (riscv) mov(d, s string) string { return "mv " + d + "," + s }
+
+func (riscv) sext32(d string) string { return "sext.w " + d + "," + d }
 func (riscv) jump(l string) string   { return "j " + l }
 
 func (riscv) li(d string, v int64) []string { return []string{fmt.Sprintf("li %s,%d", d, v)} }
 
-// rvNonZeroOf sets d to x != 0, through x30 and x31 (x is neither).
+// rvNonZeroOf sets d to x != 0: "snez d,x", unsigned 0 < x, which also
+// holds for x an address (a pointer tested against NULL, as in "wq &&
+// waitqueue_active(&wq->wait)"), where the signed comparisons it used to
+// make have no value.
 func rvNonZeroOf(d, x string) []string {
-	return []string{"slt x30,x0," + x, "slt x31," + x + ",x0", "or " + d + ",x30,x31"}
+	return []string{"sltu " + d + ",x0," + x}
 }
 
 func (riscv) unary(op, d, x string) []string {
@@ -207,6 +217,8 @@ func (ppc) tmp() [2]string         { return [2]string{"r28", "r29"} }
 func (ppc) discard() string        { return "r26" }
 func (ppc) flag() string           { return "r27" }
 func (ppc) mov(d, s string) string { return "mr " + d + "," + s }
+
+func (ppc) sext32(d string) string { return "extsw " + d + "," + d }
 func (ppc) jump(l string) string   { return "b " + l }
 
 func (ppc) li(d string, v int64) []string {

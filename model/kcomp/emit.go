@@ -6,6 +6,7 @@ import (
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/cir"
+	"github.com/litmus-dev/litmus/model/ctype"
 	"github.com/litmus-dev/litmus/model/kmap"
 )
 
@@ -31,6 +32,10 @@ type thread struct {
 	// retry reports whether a retry of a kernel sequence ends a path here
 	// (the thread sets its flag register).
 	retry bool
+	// wide are the registers of C registers of 64-bit types (long,
+	// u64), declared int64_t in the compiled test: herd's registers are
+	// int, and a long's final value would print cut to 32 bits.
+	wide map[string]bool
 }
 
 // reg returns the register of C register name, allocating one (with its
@@ -98,6 +103,10 @@ type emitter struct {
 	// pending are labels defined before the next instruction.
 	pending []string
 	err     error
+	// int32 holds the named slots of C type int (model/ctype): an
+	// assignment's arithmetic, done in 64 bits, is sign-extended from
+	// 32, so that int r = INT_MAX + 1 is INT_MIN as under every model.
+	int32 map[int]bool
 }
 
 // thread compiles thread pr.
@@ -124,8 +133,29 @@ func (c *compiler) thread(pr *litmus.Proc) (*thread, error) {
 		}
 		e.slot = append(e.slot, r)
 	}
+	decl := map[string]string{}
+	litmus.Inspect(pr.Body, func(n litmus.Node) bool {
+		if d, ok := n.(*litmus.DeclStmt); ok {
+			if _, seen := decl[d.Name.Name]; !seen {
+				decl[d.Name.Name] = d.Type
+			}
+		}
+		return true
+	})
+	e.int32 = map[int]bool{}
 	for s, name := range ct.Names {
 		th.regs[name] = e.slot[s]
+		if t, ok := decl[name]; ok {
+			switch {
+			case ctype.Of(t) == ctype.Kind{Bits: 32, Signed: true}:
+				e.int32[s] = true
+			case ctype.Wide(t):
+				if th.wide == nil {
+					th.wide = map[string]bool{}
+				}
+				th.wide[e.slot[s]] = true
+			}
+		}
 	}
 	// The registers holding the shared locations' addresses, in order of
 	// first use.
@@ -194,6 +224,11 @@ func (e *emitter) emit(texts ...string) {
 			e.pending = nil
 		}
 		e.th.lines = append(e.th.lines, l)
+		if len(e.th.lines)&1023 == 0 {
+			if err := e.c.opt.Budget.Err(); err != nil {
+				e.fail(err)
+			}
+		}
 	}
 }
 
@@ -312,14 +347,22 @@ func (e *emitter) instr(in cir.Instr) {
 		d := e.slot[in.Dst]
 		switch in.X.Kind {
 		case cir.Const:
-			e.emit(be.li(d, in.X.Val)...)
+			v := in.X.Val
+			if e.int32[in.Dst] {
+				v = int64(int32(v))
+			}
+			e.emit(be.li(d, v)...)
 		default:
 			if s := e.operand(in.X, 0); s != d {
 				e.emit(be.mov(d, s))
 			}
+			if in.X.Kind != cir.Slot || !e.int32[in.X.Slot] {
+				e.narrow(in.Dst)
+			}
 		}
 	case cir.Unary:
 		e.emit(be.unary(in.ALU, e.slot[in.Dst], e.operand(in.X, 0))...)
+		e.narrow(in.Dst)
 	case cir.Binary:
 		x, y := e.operand(in.X, 0), e.operand(in.Y, 1)
 		code, err := be.binary(in.ALU, e.slot[in.Dst], x, y)
@@ -328,8 +371,18 @@ func (e *emitter) instr(in cir.Instr) {
 			return
 		}
 		e.emit(code...)
+		if !isCompare(in.ALU) && in.ALU != "&&" && in.ALU != "||" {
+			e.narrow(in.Dst)
+		}
 	case cir.Prim:
 		e.prim(in)
+	}
+}
+
+// narrow sign-extends slot s from 32 bits when it is an int register.
+func (e *emitter) narrow(s int) {
+	if e.int32[s] {
+		e.emit(e.be.sext32(e.slot[s]))
 	}
 }
 

@@ -33,7 +33,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 	"github.com/litmus-dev/litmus/model/kmap"
 )
 
@@ -68,6 +70,10 @@ type Options struct {
 	// (see the package comment). The architecture's loop unrolling
 	// bound then applies to them.
 	RetryLoops bool
+	// Budget, when not nil, bounds the compilation's time and memory
+	// as the search's (a limit hit is its *limit.Exceeded): a test may
+	// be megabytes of code.
+	Budget *limit.Budget
 }
 
 // Compiled is a C test compiled for a target.
@@ -163,12 +169,9 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 		l.Add(t.File.Position(t.Pos()), fmt.Sprintf("%d threads; at most 64 are supported", len(t.Procs)))
 		return nil, l
 	}
-	// A misspelt location is an error, as under every other model
-	// (litmus.ResolveNames), not a register holding 0 whose accesses
-	// drop every execution.
-	if errs := litmus.ResolveNames(t); len(errs) > 0 {
-		return nil, errs
-	}
+	// Names were resolved before any engine ran (model.Resolve): a
+	// misspelt location is an error there, not a register holding 0
+	// whose accesses drop every execution.
 	be := backends[tg.Dialect]
 	if be == nil {
 		return nil, fmt.Errorf("no code generator for %s", tg.Dialect)
@@ -183,6 +186,9 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 			return nil, err
 		}
 		c.threads = append(c.threads, th)
+		if err := opt.Budget.Err(); err != nil {
+			return nil, err
+		}
 	}
 	return c.finish()
 }
@@ -196,6 +202,8 @@ type compiler struct {
 	vars  []string       // shared variables, in order of declaration
 	index map[string]int // variable -> index in vars
 	init  map[string]string
+	// wide are the shared variables of 64-bit C types (model/ctype).
+	wide map[string]bool
 	// threads are the compiled threads, in the order of t.Procs.
 	threads []*thread
 }
@@ -233,9 +241,23 @@ func (c *compiler) declare() error {
 		}
 		c.addVar(it.Name)
 	}
+	c.wide = map[string]bool{}
+	wide := func(name, typ string) {
+		if ctype.Wide(typ) {
+			c.wide[name] = true
+		}
+	}
+	for _, it := range t.Init {
+		if it.Proc < 0 {
+			wide(it.Name, strings.TrimSpace(it.Type))
+		}
+	}
 	for _, pr := range t.Procs {
 		for _, prm := range pr.Params {
 			c.addVar(prm.Name.Name)
+			if typ := strings.TrimSpace(prm.Type); strings.HasSuffix(typ, "*") {
+				wide(prm.Name.Name, strings.TrimSpace(strings.TrimSuffix(typ, "*")))
+			}
 		}
 	}
 	for _, it := range t.Init {

@@ -2,6 +2,8 @@ package kcomp
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -73,12 +75,26 @@ func (c *compiler) finish() (*Compiled, error) {
 		if init == "" {
 			init = "0"
 		}
+		if c.wide[v] {
+			// A location of a 64-bit C type (long *x): herd's
+			// locations are int, and would print its value cut.
+			b.WriteString("int64_t ")
+		}
 		fmt.Fprintf(&b, "%s=%s;\n", v, init)
 	}
 	for _, th := range c.threads {
 		var items []string
 		for _, r := range th.order {
-			items = append(items, fmt.Sprintf("%d:%s=%s;", th.id, r, th.init[r]))
+			typ := ""
+			if th.wide[r] {
+				typ = "int64_t "
+			}
+			items = append(items, fmt.Sprintf("%s%d:%s=%s;", typ, th.id, r, th.init[r]))
+		}
+		for _, r := range slices.Sorted(maps.Keys(th.wide)) {
+			if _, ok := th.init[r]; !ok {
+				items = append(items, fmt.Sprintf("int64_t %d:%s;", th.id, r))
+			}
 		}
 		if len(items) > 0 {
 			b.WriteString(strings.Join(items, " ") + "\n")

@@ -124,6 +124,9 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if t == nil {
 		return nil, fmt.Errorf("lkmm: nil test")
 	}
+	// The limits count from here: the program's set-up is part of the
+	// (test, model) check that --timeout bounds.
+	b := limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	p, err := newProgram(t)
 	if err != nil {
 		return nil, err
@@ -131,5 +134,5 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if opt.LoopBound <= 0 {
 		opt.LoopBound = 2
 	}
-	return p.check(limit.New(ctx, opt.Timeout, opt.MaxMemory), opt)
+	return p.check(b, opt)
 }

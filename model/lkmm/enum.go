@@ -197,7 +197,11 @@ func (s *search) admits(acc Set, tr *trace, i int) bool {
 func (s *search) poll() bool {
 	s.steps++
 	if s.steps&1023 == 0 && s.stopErr == nil {
-		if err := s.b.Err(); err != nil {
+		// The final states are held packed (their Hold counts them)
+		// and sorted into a copy when the search ends: the cap keeps
+		// room for that copy, so that it holds for the whole run, not
+		// only the search.
+		if err := s.b.Reserve(s.finals.Bytes(), "sorting the final states found"); err != nil {
 			s.stopErr = err
 		} else if s.stop != nil && s.stop.Load() {
 			s.stopErr = errHalted

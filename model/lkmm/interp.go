@@ -6,6 +6,7 @@ import (
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/ctype"
 )
 
 // This file runs one thread's C code and records its events. The code runs
@@ -78,6 +79,13 @@ type interp struct {
 	// read's value.
 	varBase, nvar int32
 	varMax        map[int]int32
+	// counted memoizes countStmt for the registers the path has so far
+	// (symvar.go); steps counts the statements run, to poll the budget.
+	counted map[litmus.Stmt]int32
+	steps   int
+	// conv converts a value assigned to a register to its declared C
+	// type (model/ctype), for the registers of narrow types.
+	conv map[string]ctype.Kind
 }
 
 // paths returns every trace of th given the value domains, and reports
@@ -156,6 +164,7 @@ func (in *interp) run() {
 	in.dead, in.cut = false, false
 	in.need, in.fixed = nil, nil
 	in.nvar, in.varMax = 0, nil
+	in.counted, in.conv = nil, nil
 	if in.p.test.Arch == litmus.ArchLISA {
 		in.lisaRun()
 		return
@@ -211,6 +220,13 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 	if in.stopped() {
 		return flowStop
 	}
+	// A path through nested loops may run loopBound^depth statements
+	// with no event (emit polls too): poll the budget on the way.
+	if in.steps++; in.steps&1023 == 0 {
+		if in.err = in.b.Err(); in.err != nil {
+			return flowStop
+		}
+	}
 	switch s := s.(type) {
 	case *litmus.BlockStmt:
 		return in.block(s.List)
@@ -220,11 +236,17 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		// no-op (CSem's DeclReg): "int r2;" keeps the value the init
 		// section gave r2 ({ 0:r2=5; }), and an undeclared register
 		// reads as 0 anyway.
+		if k := ctype.Of(s.Type); k.Narrow() {
+			if in.conv == nil {
+				in.conv = map[string]ctype.Kind{}
+			}
+			in.conv[s.Name.Name] = k
+		}
 		if s.Init != nil {
 			v, t := in.expr(s.Init)
-			in.regs[s.Name.Name] = &regVal{v: v, t: t, f: in.nd}
+			in.setReg(s.Name.Name, &regVal{v: v, t: t, f: in.nd})
 		} else if _, ok := in.regs[s.Name.Name]; !ok {
-			in.regs[s.Name.Name] = &regVal{v: intVal(0)}
+			in.setReg(s.Name.Name, &regVal{v: intVal(0)})
 		}
 	case *litmus.ExprStmt:
 		in.expr(s.X)
@@ -375,7 +397,7 @@ func (in *interp) assign(s *litmus.AssignStmt) {
 	}
 	switch l := litmus.Unparen(s.LHS).(type) {
 	case *litmus.Ident:
-		in.regs[l.Name] = &regVal{v: v, t: t, f: f}
+		in.setReg(l.Name, &regVal{v: v, t: t, f: f})
 	case *litmus.UnaryExpr:
 		if l.Op == "*" {
 			loc, at, ok := in.pointer(l.X)

@@ -48,9 +48,7 @@ func newProgram(t *litmus.Test) (*program, error) {
 	if t.Arch != litmus.ArchC && t.Arch != litmus.ArchLISA {
 		return nil, fmt.Errorf("lkmm: %s is a %s test; the LKMM engine reads C and LISA tests only", t.Name, t.Arch)
 	}
-	if errs := litmus.ResolveNames(t); len(errs) > 0 {
-		return nil, errs
-	}
+	// Names were resolved before any engine ran (model.Resolve).
 	p := &program{test: t, index: map[string]int{}}
 	if len(t.Procs) > maxThreads {
 		// The operational models' limit (a thread set is a 64-bit

@@ -169,9 +169,44 @@ func (in *interp) countCall(c *litmus.CallExpr) int32 {
 	return n + callExtra(pr)
 }
 
+// setReg sets a register, converting an integer to the register's
+// declared type. A new register named like a shared location
+// changes what isRegName says of that name, and so the counts memoized.
+func (in *interp) setReg(name string, r *regVal) {
+	if _, ok := in.regs[name]; !ok {
+		if _, shared := in.p.index[name]; shared {
+			in.counted = nil
+		}
+	}
+	if k, ok := in.conv[name]; ok && r.v.Sym == 0 {
+		// The kernel's widths (model/ctype): int r = INT_MAX + 1 is
+		// INT_MIN under every model.
+		r.v.N = k.Convert(r.v.N)
+	}
+	in.regs[name] = r
+}
+
 // countStmt is the number of variables herd allocates for s, every way
-// through it.
+// through it. It is memoized: a loop nest unrolled loopBound times counts
+// its body loopBound^depth times, and forty nested loops took hours.
+// The count of s depends on the registers only through isRegName, which
+// setReg keeps the memo true to.
 func (in *interp) countStmt(s litmus.Stmt) int32 {
+	if s == nil {
+		return 0
+	}
+	if n, ok := in.counted[s]; ok {
+		return n
+	}
+	n := in.countStmt1(s)
+	if in.counted == nil {
+		in.counted = map[litmus.Stmt]int32{}
+	}
+	in.counted[s] = n
+	return n
+}
+
+func (in *interp) countStmt1(s litmus.Stmt) int32 {
 	switch s := s.(type) {
 	case nil:
 		return 0

@@ -41,6 +41,9 @@ func check(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result
 
 func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Result, error) {
 	start := time.Now()
+	// The limits count from here: the compilation is part of the
+	// (test, model) check that --timeout bounds.
+	budget := limit.New(ctx, opt.Timeout, opt.MaxMemory)
 	p, err := compile(t)
 	if err != nil {
 		return nil, err
@@ -84,7 +87,7 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt Options) (*Resul
 	if so.maxStates <= 0 {
 		so.maxStates = DefaultMaxStates
 	}
-	so.budget = limit.New(ctx, opt.Timeout, opt.MaxMemory)
+	so.budget = budget
 	if ok, _ := porPossible(p); ok && !opt.Plain && len(invs) == 0 {
 		so.reduced = true
 	}

@@ -25,9 +25,7 @@ func (c *compiler) errorf(pos litmus.Pos, format string, args ...any) {
 
 // compile turns a parsed test into a program.
 func compile(t *litmus.Test) (*program, error) {
-	if errs := litmus.ResolveNames(t); len(errs) > 0 {
-		return nil, errs
-	}
+	// Names were resolved before any engine ran (model.Resolve).
 	c := &compiler{t: t, p: &program{test: t, byName: map[string]int{}, byAddr: map[val]int{}, domains: []string{""}}}
 	c.declareLocations()
 	switch t.Arch {

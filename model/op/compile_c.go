@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 )
 
 // cproc is the state of compiling one C process.
@@ -66,6 +67,14 @@ func (cp *cproc) stmt(s litmus.Stmt) {
 	case *litmus.DeclStmt:
 		cp.locals[s.Name.Name] = true
 		r := cp.reg(cp.th, s.Name.Name)
+		if k := ctype.Of(s.Type); k.Narrow() {
+			// The kernel's widths (model/ctype): int r = INT_MAX + 1
+			// is INT_MIN under every model.
+			for len(cp.th.conv) <= r {
+				cp.th.conv = append(cp.th.conv, ctype.Kind{})
+			}
+			cp.th.conv[r] = k
+		}
 		if s.Init != nil {
 			cp.assignTo(r, s.Init, s.Pos(), s.Name.Name+" = "+exprString(s.Init))
 		}

@@ -221,7 +221,7 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 		if err != nil {
 			return &runtimeError{in.pos, err.Error()}
 		}
-		th.regs[in.dst] = v
+		m.p.threads[t].set(th.regs, in.dst, v)
 	case opBranch:
 		v, err := eval(in.a, th.regs)
 		if err != nil {
@@ -250,7 +250,7 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 			r = b2v(v != 0)
 		}
 		if in.dst >= 0 {
-			th.regs[in.dst] = r
+			m.p.threads[t].set(th.regs, in.dst, r)
 		}
 		if eff != nil {
 			eff.loc, eff.read, eff.from = l, v, src
@@ -282,7 +282,7 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 			out.mem[l] = 1
 		}
 		if in.dst >= 0 {
-			th.regs[in.dst] = b2v(old == 0)
+			m.p.threads[t].set(th.regs, in.dst, b2v(old == 0))
 		}
 		if eff != nil {
 			eff.loc, eff.read, eff.from = l, old, FromMemory
@@ -433,7 +433,7 @@ func (m *machine) rmw(out *mstate, t int, in *instr, eff *effect) error {
 		case retSuccess:
 			r = b2v(write)
 		}
-		th.regs[in.dst] = r
+		m.p.threads[t].set(th.regs, in.dst, r)
 	}
 	if eff != nil {
 		eff.loc, eff.read, eff.from = l, old, FromMemory

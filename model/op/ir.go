@@ -2,6 +2,7 @@ package op
 
 import (
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 )
 
 // This file declares the intermediate representation that both dialects
@@ -127,6 +128,17 @@ type thread struct {
 	regs  []string // register names, index = register number
 	init  []val    // initial register values
 	alias map[string]int
+	// conv converts a value assigned to a register to its declared C
+	// type (model/ctype); nil or a zero Kind: none.
+	conv []ctype.Kind
+}
+
+// set assigns v to register r of regs, converted to r's C type.
+func (th *thread) set(regs []val, r int, v val) {
+	if r < len(th.conv) {
+		v = th.conv[r].Convert(v)
+	}
+	regs[r] = v
 }
 
 // location is one shared memory cell.

@@ -1,6 +1,9 @@
 package op
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // This file is the partial-order reduction: at each state the reduced
 // search expands only a persistent set of actions (Godefroid, "Partial-
@@ -54,89 +57,183 @@ import "math/bits"
 // order; a store appended behind a non-empty buffer does not change what
 // its head drains. These are the independence facts the closure relies on.
 
-// footprint is a pair of location sets; bit i is location i.
-type footprint struct{ r, w uint64 }
+// lset is a set of locations (and RCU domains, after the locations): bit
+// i of word i/64 is location i. Every set of one search has the same
+// number of words (porInfo.words), so that programs of any size keep the
+// reduction: it used to stop at 64 locations and 32 threads, and 33
+// independent writers then timed out where 32 took 10 ms.
+type lset []uint64
+
+func (s lset) clear() { clear(s) }
+
+func (s lset) add(i int) { s[i>>6] |= 1 << uint(i&63) }
+
+// fill makes s every location: an address computed at run time.
+func (s lset) fill() {
+	for i := range s {
+		s[i] = ^uint64(0)
+	}
+}
+
+func (s lset) or(t lset) {
+	for i := range s {
+		s[i] |= t[i]
+	}
+}
+
+func (s lset) meets(t lset) bool {
+	for i := range s {
+		if s[i]&t[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// outside reports whether s has a location t does not.
+func (s lset) outside(t lset) bool {
+	for i := range s {
+		if s[i]&^t[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (s lset) empty() bool { return !s.meets(s) }
+
+// only keeps location l of s, if s has it.
+func (s lset) only(l int) {
+	has := s[l>>6]&(1<<uint(l&63)) != 0
+	s.clear()
+	if has {
+		s.add(l)
+	}
+}
+
+// aset is a set of agents: the threads 0..n-1 and their buffers n..2n-1,
+// at most 128 (model/op compiles at most 64 threads).
+type aset [2]uint64
+
+func (a *aset) add(i int)         { a[i>>6] |= 1 << uint(i&63) }
+func (a aset) has(i int) bool     { return a[i>>6]&(1<<uint(i&63)) != 0 }
+func (a aset) andNot(b aset) aset { return aset{a[0] &^ b[0], a[1] &^ b[1]} }
+func (a aset) or(b aset) aset     { return aset{a[0] | b[0], a[1] | b[1]} }
+func (a aset) isEmpty() bool      { return a[0] == 0 && a[1] == 0 }
+func (a *aset) remove(i int)      { a[i>>6] &^= 1 << uint(i&63) }
+func (a aset) first() int {
+	if a[0] != 0 {
+		return bits.TrailingZeros64(a[0])
+	}
+	return 64 + bits.TrailingZeros64(a[1])
+}
+
+// footprint is a pair of location sets.
+type footprint struct{ r, w lset }
 
 func (f footprint) conflicts(g footprint) bool {
-	return f.r&g.w != 0 || f.w&(g.r|g.w) != 0
+	return f.r.meets(g.w) || f.w.meets(g.r) || f.w.meets(g.w)
 }
 
 // porInfo is the static part: per thread and pc, what the code from pc on
-// may read, write to memory, and store (through the buffer).
+// may read, write to memory, and store (through the buffer); and the
+// scratch sets persistent reuses from state to state.
 type porInfo struct {
-	futR, futW, futS [][]uint64
+	words            int
+	futR, futW, futS [][]lset
+
+	cur, fut []footprint
+	bufLocs  []lset
+	deps     []aset
+	cnt      []int
+	stored   lset
 }
+
+// newSet returns an empty location set of pi's size.
+func (pi *porInfo) newSet() lset { return make(lset, pi.words) }
 
 // porPossible reports whether the reduction's preconditions hold, and why
 // not.
 func porPossible(p *program) (bool, string) {
-	switch {
-	case p.hasLoops:
+	if p.hasLoops {
 		return false, "the program loops"
-	case len(p.locs)+len(p.domains) > 64:
-		return false, "more than 64 locations"
-	case len(p.threads) > 32:
-		return false, "more than 32 threads"
 	}
 	return true, ""
 }
 
-// instrFootprint returns what in does to memory, statically: a dynamic
-// address is any location. stored is the buffered store set (TSO/PSO).
-func instrFootprint(in *instr, p *program, buffered bool) (f footprint, stored uint64) {
-	var set uint64
-	if in.addr != nil {
+// instrFootprint sets f to what in does to memory, statically (a dynamic
+// address is any location), and stored to the buffered store set
+// (TSO/PSO).
+func instrFootprint(in *instr, p *program, buffered bool, f footprint, stored lset) {
+	f.r.clear()
+	f.w.clear()
+	stored.clear()
+	set := func(s lset) {
+		if in.addr == nil {
+			return
+		}
 		if a, ok := in.addr.static(); ok {
 			if l, ok := p.locAt(a); ok {
-				set = 1 << uint(l)
+				s.add(l)
 			}
 		} else {
-			set = ^uint64(0)
+			s.fill()
 		}
 	}
 	// An RCU domain's bookkeeping (which threads are in a read-side
 	// section, which ones each grace period waits for) is one pseudo
 	// location: the domain's ghost cell, after the real locations.
-	rcu := uint64(1) << uint(len(p.locs)+in.dom)
+	rcu := len(p.locs) + in.dom
 	switch in.op {
 	case opLoad:
-		f.r = set
+		set(f.r)
 	case opStore, opUnlock:
 		if buffered {
-			stored = set
+			set(stored)
 		} else {
-			f.w = set
+			set(f.w)
 		}
 	case opRMW, opLock, opTryLock:
-		f.r, f.w = set, set
+		set(f.r)
+		set(f.w)
 	case opRCULock:
-		f.w = rcu
+		f.w.add(rcu)
 	case opRCUUnlock:
 		// It ends the section at once, or buffers a ghost store that
 		// ends it when it drains.
-		f.w = rcu
+		f.w.add(rcu)
 		if buffered {
-			stored = rcu
+			stored.add(rcu)
 		}
 	case opGPStart:
-		f.r = rcu
+		f.r.add(rcu)
 	}
-	return f, stored
 }
 
 func newPorInfo(p *program, buffered bool) *porInfo {
-	pi := &porInfo{}
+	pi := &porInfo{words: (len(p.locs) + len(p.domains) + 63) / 64}
+	if pi.words == 0 {
+		pi.words = 1
+	}
+	f := footprint{pi.newSet(), pi.newSet()}
+	st := pi.newSet()
 	for _, t := range p.threads {
 		n := len(t.code)
-		r, w, s := make([]uint64, n+1), make([]uint64, n+1), make([]uint64, n+1)
+		r, w, s := make([]lset, n+1), make([]lset, n+1), make([]lset, n+1)
+		for pc := range r {
+			r[pc], w[pc], s[pc] = pi.newSet(), pi.newSet(), pi.newSet()
+		}
+		nr, nw, ns := pi.newSet(), pi.newSet(), pi.newSet()
 		// Backward fixpoint over the control-flow graph (loop-free here,
 		// but the iteration does not rely on it).
 		for changed := true; changed; {
 			changed = false
 			for pc := n - 1; pc >= 0; pc-- {
 				in := &t.code[pc]
-				f, st := instrFootprint(in, p, buffered)
-				nr, nw, ns := f.r, f.w, st
+				instrFootprint(in, p, buffered, f, st)
+				copy(nr, f.r)
+				copy(nw, f.w)
+				copy(ns, st)
 				succ := []int{pc + 1}
 				switch in.op {
 				case opJump:
@@ -148,16 +245,31 @@ func newPorInfo(p *program, buffered bool) *porInfo {
 					if q > n {
 						q = n
 					}
-					nr, nw, ns = nr|r[q], nw|w[q], ns|s[q]
+					nr.or(r[q])
+					nw.or(w[q])
+					ns.or(s[q])
 				}
-				if nr != r[pc] || nw != w[pc] || ns != s[pc] {
-					r[pc], w[pc], s[pc] = nr, nw, ns
+				if !slices.Equal(nr, r[pc]) || !slices.Equal(nw, w[pc]) || !slices.Equal(ns, s[pc]) {
+					copy(r[pc], nr)
+					copy(w[pc], nw)
+					copy(s[pc], ns)
 					changed = true
 				}
 			}
 		}
 		pi.futR, pi.futW, pi.futS = append(pi.futR, r), append(pi.futW, w), append(pi.futS, s)
 	}
+	na := 2 * len(p.threads)
+	pi.cur, pi.fut = make([]footprint, na), make([]footprint, na)
+	for i := range na {
+		pi.cur[i] = footprint{pi.newSet(), pi.newSet()}
+		pi.fut[i] = footprint{pi.newSet(), pi.newSet()}
+	}
+	pi.bufLocs = make([]lset, len(p.threads))
+	for i := range pi.bufLocs {
+		pi.bufLocs[i] = pi.newSet()
+	}
+	pi.deps, pi.cnt, pi.stored = make([]aset, na), make([]int, na), pi.newSet()
 	return pi
 }
 
@@ -172,107 +284,119 @@ func (m *machine) persistent(s *mstate, pi *porInfo, all []action, out []action)
 	buffered := m.mm.Model() != SC
 	pso := m.mm.Model() == PSO
 	// Agents 0..n-1 are the threads, n..2n-1 their buffers.
-	var enabled uint64
-	var cnt [64]int
+	var enabled aset
+	cnt := pi.cnt[:2*n]
+	clear(cnt)
 	for _, a := range all {
 		x := a.thread()
 		if a.isDrain() {
 			x += n
 		}
-		enabled |= 1 << uint(x)
+		enabled.add(x)
 		cnt[x]++
 	}
-	var cur, fut [64]footprint
-	var bufLocs [32]uint64
+	cur, fut := pi.cur, pi.fut
+	for x := 0; x < 2*n; x++ {
+		cur[x].r.clear()
+		cur[x].w.clear()
+		fut[x].r.clear()
+		fut[x].w.clear()
+	}
 	for t := 0; t < n; t++ {
 		th := &s.th[t]
 		code := m.p.threads[t].code
 		if th.pc < len(code) {
-			fut[t] = footprint{pi.futR[t][th.pc], pi.futW[t][th.pc]}
+			copy(fut[t].r, pi.futR[t][th.pc])
+			copy(fut[t].w, pi.futW[t][th.pc])
 			in := &code[th.pc]
-			if enabled&(1<<uint(t)) != 0 {
-				f, _ := instrFootprint(in, m.p, buffered)
+			if enabled.has(t) {
+				instrFootprint(in, m.p, buffered, cur[t], pi.stored)
 				if _, static := in.addr.static(); in.addr != nil && !static {
 					if l, err := m.resolve(s, t, in); err == nil {
-						bit := uint64(1) << uint(l)
-						f.r &= bit
-						f.w &= bit
+						cur[t].r.only(l)
+						cur[t].w.only(l)
 					}
 				}
-				cur[t] = f
 			}
 		}
-		var bw uint64
+		bw := pi.bufLocs[t]
+		bw.clear()
 		for _, e := range th.buf {
-			bw |= 1 << uint(e.loc)
+			bw.add(e.loc)
 		}
-		bufLocs[t] = bw
 		if len(th.buf) > 0 {
 			if pso {
-				cur[n+t].w = bw
+				copy(cur[n+t].w, bw)
 			} else {
-				cur[n+t].w = 1 << uint(th.buf[0].loc)
+				cur[n+t].w.add(th.buf[0].loc)
 			}
 		}
+		copy(fut[n+t].w, bw)
 		if th.pc < len(code) {
-			bw |= pi.futS[t][th.pc]
+			fut[n+t].w.or(pi.futS[t][th.pc])
 		}
-		fut[n+t].w = bw
 	}
 	// deps[x]: the agents that must join P when x is in it.
-	var deps [64]uint64
+	deps := pi.deps[:2*n]
+	clear(deps)
 	for x := 0; x < 2*n; x++ {
-		if enabled&(1<<uint(x)) != 0 {
+		if enabled.has(x) {
 			for y := 0; y < 2*n; y++ {
 				if y != x && cur[x].conflicts(fut[y]) {
-					deps[x] |= 1 << uint(y)
+					deps[x].add(y)
 				}
 			}
-			if pso && x >= n && fut[x].w&^bufLocs[x-n] != 0 {
+			if pso && x >= n && fut[x].w.outside(pi.bufLocs[x-n]) {
 				// T_i may still store to a location not yet in its
 				// buffer, opening a queue that could drain at once.
-				deps[x] |= 1 << uint(x-n)
+				deps[x].add(x - n)
 			}
 		} else if x < n {
-			deps[x] |= 1 << uint(x+n) // a fence or RMW waits for its own buffer
+			deps[x].add(x + n) // a fence or RMW waits for its own buffer
 			// A lock waits for a store to it (an unlock), a grace period
 			// for the end of read-side sections: every agent that may
 			// still write the location or the domain can enable it.
 			if th := &s.th[x]; th.pc < len(m.p.threads[x].code) {
-				var need uint64
+				need := pi.stored // scratch: instrFootprint is done with it
+				need.clear()
 				switch in := &m.p.threads[x].code[th.pc]; in.op {
 				case opLock:
-					need = ^uint64(0)
 					if l, err := m.resolve(s, x, in); err == nil {
-						need = 1 << uint(l)
+						need.add(l)
+					} else {
+						need.fill()
 					}
 				case opGPWait:
-					need = 1 << uint(len(m.p.locs)+in.dom)
+					need.add(len(m.p.locs) + in.dom)
 				}
-				if need != 0 {
+				if !need.empty() {
 					for y := 0; y < 2*n; y++ {
-						if y != x && fut[y].w&need != 0 {
-							deps[x] |= 1 << uint(y)
+						if y != x && fut[y].w.meets(need) {
+							deps[x].add(y)
 						}
 					}
 				}
 			}
 		} else {
-			deps[x] |= 1 << uint(x-n) // an empty buffer waits for its thread
+			deps[x].add(x - n) // an empty buffer waits for its thread
 		}
 	}
-	best, bestSize := uint64(0), 1<<30
-	for seeds := enabled; seeds != 0; seeds &= seeds - 1 {
-		seed := bits.TrailingZeros64(seeds)
-		p, todo := uint64(1)<<uint(seed), uint64(1)<<uint(seed)
+	var best aset
+	bestSize := 1 << 30
+	for seeds := enabled; !seeds.isEmpty(); {
+		seed := seeds.first()
+		seeds.remove(seed)
+		var p, todo aset
+		p.add(seed)
+		todo.add(seed)
 		size := 0
-		for todo != 0 && size < bestSize {
-			x := bits.TrailingZeros64(todo)
-			todo &^= 1 << uint(x)
+		for !todo.isEmpty() && size < bestSize {
+			x := todo.first()
+			todo.remove(x)
 			size += cnt[x]
-			add := deps[x] &^ p
-			p |= add
-			todo |= add
+			add := deps[x].andNot(p)
+			p = p.or(add)
+			todo = todo.or(add)
 		}
 		if size < bestSize {
 			best, bestSize = p, size
@@ -286,7 +410,7 @@ func (m *machine) persistent(s *mstate, pi *porInfo, all []action, out []action)
 		if a.isDrain() {
 			x += n
 		}
-		if best&(1<<uint(x)) != 0 {
+		if best.has(x) {
 			out = append(out, a)
 		}
 	}

@@ -2,9 +2,12 @@ package op
 
 import (
 	"context"
+	"fmt"
 	"github.com/litmus-dev/litmus/model/internal/randprog"
 	"sort"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/stretchr/testify/require"
@@ -149,4 +152,63 @@ func contains(as []action, a action) bool {
 		}
 	}
 	return false
+}
+
+// wide pads a random program past one word of the reduction's sets: 100
+// unused locations declared first (so that the program's own are numbered
+// from 100 on) and empty threads after its own up to 64 (so that its
+// threads' buffers are agents 64 and up). The padding adds no state.
+func wide(src string) string {
+	var init strings.Builder
+	init.WriteString("{")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&init, " d%d=0;", i)
+	}
+	init.WriteString(" }")
+	src = strings.Replace(src, "{}", init.String(), 1)
+	n := strings.Count(src, "\nP")
+	var pad strings.Builder
+	for i := n; i < 64; i++ {
+		fmt.Fprintf(&pad, "P%d(int *d%d)\n{\n}\n\n", i, i)
+	}
+	at := strings.Index(src, "locations [")
+	return src[:at] + pad.String() + src[at:]
+}
+
+// TestPropReducedEqualsPlainWide: past 64 locations and 32 threads the
+// reduction still applies (multi-word sets, por.go; it used to turn
+// itself off there) and finds the plain search's final states.
+func TestPropReducedEqualsPlainWide(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		src := wide(randprog.Gen(t, 4, 3).Source())
+		test, err := parseSrc("wide.litmus", src)
+		require.NoError(t, err, "%s", src)
+		var got [2][]string
+		for _, m := range []Machine{SC, TSO, PSO} {
+			for i, plain := range []bool{true, false} {
+				res, err := Check(context.Background(), test, m, Options{Plain: plain, NoWitness: true})
+				require.NoError(t, err)
+				require.NotEqual(t, Unknown, res.Verdict, res.Reason)
+				if !plain {
+					require.Equal(t, "reduced", res.Stats.Engine, "%s: the reduction applies", m)
+				}
+				got[i] = stateLines(res)
+				sort.Strings(got[i])
+			}
+			require.Equal(t, got[0], got[1], "%s\n%s", m, src)
+		}
+	})
+}
+
+// TestManyWritersReduced: 33 and 64 independent writers are one state
+// per thread for the reduction (33 used to time out, the reduction off).
+func TestManyWritersReduced(t *testing.T) {
+	for _, n := range []int{33, 64} {
+		for _, m := range []Machine{SC, TSO, PSO} {
+			res := run(t, writers(n), m, Options{Timeout: 20 * time.Second})
+			require.Equal(t, Always, res.Verdict, "%s %d: %s", m, n, res.Reason)
+			require.Equal(t, "reduced", res.Stats.Engine)
+			require.Equal(t, 1, res.States.Len())
+		}
+	}
 }

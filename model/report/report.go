@@ -33,6 +33,20 @@ type Options struct {
 	// instead of the test's condition: Result.Witness is then a trace to a
 	// final state where it holds (a shortest one when Trace.Shortest).
 	WitnessFor litmus.Prop
+	// LoopBound is herd7's -unroll for the axiomatic models (lkmm, the
+	// architecture and cat models): how many times a path may take a
+	// backward jump (run a loop's body again); a longer path is cut, and
+	// a Never or Always that rests on the cut is Unknown. 0 means 2,
+	// herd's default. The operational models need no bound: their
+	// search visits each state once, loops included.
+	LoopBound int
+	// SkipChecks names the checks of a cat model ("acyclic ... as NAME")
+	// whose outcome is ignored (herd7's -skipchecks), and SkipAll
+	// ignores every check (herd7's -through all or invalid, for a model
+	// read from a file): every candidate execution is then allowed. They
+	// apply to the cat models only; a native engine refuses them.
+	SkipChecks []string
+	SkipAll    bool
 	// NoWitness skips building witness traces (slightly faster).
 	NoWitness bool
 	// Plain disables the partial-order reduction and forces the plain

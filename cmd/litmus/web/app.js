@@ -90,7 +90,8 @@ function setup() {
   $("example").onchange = () => { $("source").value = EXAMPLES[$("example").value]; };
   $("file").onchange = async (e) => { const f = e.target.files[0]; if (f) $("source").value = await f.text(); };
   $("check").onclick = check;
-  $("fencesBtn").onclick = fences;
+  $("fencesBtn").onclick = () => fences(false);
+  $("suggestBtn").onclick = () => fences(true);
   $("first").onclick = () => show(0);
   $("prev").onclick = () => show(at - 1);
   $("next").onclick = () => show(at + 1);
@@ -183,10 +184,10 @@ function show(k) {
   $("machine").textContent = `memory:  ${mem}\nbuffers: ${bufs}`;
 }
 
-async function fences() {
-  status("fences…");
+async function fences(suggest) {
+  status(suggest ? "suggesting…" : "fences…");
   try {
-    const resp = await post("/api/fences", { source: $("source").value, models: models() });
+    const resp = await post("/api/fences", { source: $("source").value, models: models(), suggest });
     $("fences").hidden = false;
     $("fences").textContent = resp.text;
     status("fences done");

@@ -23,6 +23,12 @@ type CheckOptions struct {
 	// earlier), searches again without pruning for Result.Why.
 	Explain bool
 
+	// SkipChecks are herd7's -skipchecks: the named checks ("as NAME")
+	// whose outcome is ignored, and All (herd's -through all or invalid,
+	// for a model from a file) ignores every check. The search is then
+	// the plain one: a skipped check prunes nothing.
+	SkipChecks map[string]bool
+	SkipAll    bool
 	// WitnessFor, when non-nil, is the final-state proposition to
 	// explain instead of the condition's: Result.Matches, Why, Witness
 	// and WhyGraph are then about it.
@@ -115,6 +121,9 @@ func (m *Model) Check(ctx context.Context, p *axiom.Program, opt CheckOptions) (
 	if err != nil {
 		return limitResult(p, err)
 	}
+	if opt.SkipAll || len(opt.SkipChecks) > 0 {
+		opt.plain = true
+	}
 	res, err = m.run(ctx, p, opt, dom)
 	if err == nil && opt.Explain && !opt.plain && res.Verdict != axiom.Unknown && res.Matches == 0 && res.Why == "" {
 		// The executions that satisfy the condition were dropped by
@@ -192,6 +201,10 @@ type search struct {
 	// The runner of the current structure of execution.
 	r   *runner
 	gen int
+	// view, when viewOK, is the current structure with each AMO one
+	// event (Program.OneEventAMO).
+	view   *axiom.OneEventView
+	viewOK bool
 	// prepared reports whether the prepass has run for the structure
 	// (at its first candidate: a structure may have none); baseMark and
 	// structMark are the points before and after it.
@@ -286,10 +299,22 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 // values their paths read share it.
 func (s *search) execution(x *axiom.Execution) bool {
 	m := s.m
+	if x.Gen != s.gen && x.P.OneEventAMO {
+		s.view, s.viewOK = x.OneEvent()
+	} else if s.viewOK {
+		s.view.Rebind(x)
+	}
+	// ex is the execution the model sees: x, or with each AMO one event
+	// (axiom.OneEventView), in which case the search's coherence pruning,
+	// which reasons about x's events, is off.
+	ex := x
+	if s.viewOK {
+		ex = s.view.X
+	}
 	if x.Gen != s.gen {
 		s.gen = x.Gen
 		ev := s.r.ev
-		*ev = evaluator{m: m, x: x, al: x.Al, all: x.All(), tags: m.tags, bx: ev.bx, g: s.r.g, ids: ev.ids, byLoc: ev.byLoc, locs: ev.locs}
+		*ev = evaluator{m: m, x: ex, al: x.Al, all: ex.All(), tags: m.tags, bx: ev.bx, g: s.r.g, ids: ev.ids, byLoc: ev.byLoc, locs: ev.locs}
 		ev.reset(evalMark{al: ev.al.Mark()})
 		clear(s.r.g.slots)
 		clear(s.r.g.base)
@@ -314,8 +339,9 @@ func (s *search) execution(x *axiom.Execution) bool {
 		s.r.ev.reset(s.baseMark)
 	}
 	r, ev, g := s.r, s.r.ev, s.r.g
-	uniproc := m.uniproc && !s.opt.plain
-	s.r.noPrune = s.opt.plain
+	uniproc := m.uniproc && !s.opt.plain && !s.viewOK
+	s.r.noPrune = s.opt.plain || s.viewOK
+	s.r.skipAll, s.r.skipChecks = s.opt.SkipAll, s.opt.SkipChecks
 	rfe := &s.rfe
 	if !rfe.Reset(x, uniproc, nil) {
 		return true
@@ -343,7 +369,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 	arenaMark := ev.mark()
 	prepare := func() {
 		s.r.prepass()
-		if !s.opt.plain {
+		if !s.opt.plain && !s.viewOK {
 			ev.skip = m.skips(s.r)
 		}
 		s.structMark = ev.mark()
@@ -407,8 +433,13 @@ func (s *search) execution(x *axiom.Execution) bool {
 				return true
 			}
 			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
-			g.bindBase("rf", ev.valueThunk(ev.relv(rf.Clone())))
-			g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
+			if s.viewOK {
+				g.bindBase("rf", ev.valueThunk(ev.relv(s.view.Rel(rf))))
+				g.bindBase("FW", ev.valueThunk(ev.setv(s.view.Set(fwSet))))
+			} else {
+				g.bindBase("rf", ev.valueThunk(ev.relv(rf.Clone())))
+				g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
+			}
 			r.stop = false
 			r.pending = r.pending[:0]
 			target := sat
@@ -553,6 +584,29 @@ func (m *Model) bindBase(ev *evaluator, g *globals) {
 		set(name, x.Tag[i])
 	}
 	set("M", x.M)
+	// herd's explicit accesses (Exp) and the others (NExp: page-table
+	// walks and other implicit accesses, which no semantics here makes).
+	// Every memory event is explicit unless the architecture tags Exp
+	// itself (AArch64). herd's current stdlib.cat defines amo and rmw
+	// from them.
+	if x.P.TagIndex("Exp") < 0 {
+		set("Exp", x.M)
+		set("NExp", x.Al.Set(x.N))
+	} else {
+		set("NExp", x.M.Minus(x.Tag[x.P.TagIndex("Exp")]))
+	}
+	if x.P.TagIndex("X") < 0 {
+		// herd's X, the accesses of atomic instructions, for a program
+		// whose semantics does not tag them (C without a bell): the
+		// events of its read-modify-write instructions, from which
+		// herd's current stdlib.cat defines amo and rmw.
+		set("X", x.Amo.Domain().Union(x.Amo.Range()))
+	}
+	for _, name := range herdAbsentSets {
+		if x.P.TagIndex(name) < 0 {
+			set(name, x.Al.Set(x.N))
+		}
+	}
 	set("R", x.R)
 	set("W", x.W)
 	set("F", x.F)
@@ -572,6 +626,16 @@ func (m *Model) bindBase(ev *evaluator, g *globals) {
 	rel("same-instr", x.SameInstr)
 	rel("same-instance", x.SameInstr)
 	rel("iico_order", x.IicoOrder)
+	// herd's same-low-order-bits relates the accesses with the same
+	// address offset; every use in herd's files composes it with the
+	// page-table and fault events litmus never makes, and on the
+	// accesses litmus makes it is loc.
+	rel("same-low-order-bits", x.Loc)
+	if m.catdep {
+		// See registerLevel.
+		rel("iico_data", x.Al.Rel(x.N))
+		rel("iico_ctrl", x.Al.Rel(x.N))
+	}
 	rel("pick-addr-dep", x.PickAddr)
 	rel("pick-data-dep", x.PickData)
 	rel("pick-ctrl-dep", x.PickCtrl)
@@ -581,3 +645,12 @@ func (m *Model) bindBase(ev *evaluator, g *globals) {
 	rel("sm", x.SCA)
 	rel("si", x.SCA)
 }
+
+// herdAbsentSets are event sets herd7 binds natively for events that
+// litmus's semantics never makes: memory tagging (T), faults, TLB
+// invalidations, cache maintenance and exception entry and return. They are empty here, herd's own
+// value for them on a test without those instructions, so that herd's
+// stock AArch64 files, which mention them, read as herd reads them. (The
+// others of herd's files, such as PTE and the exception sets, are bound
+// by the files themselves with "try ... with emptyset".)
+var herdAbsentSets = []string{"T", "FAULT", "EXC-ENTRY", "EXC-RET", "TLBI", "TLBInXS", "TLBIIS", "DC.CVAU", "IC.IALLUIS", "IC.IALLU", "IC.IVAU"}

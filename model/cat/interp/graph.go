@@ -74,7 +74,10 @@ func (r *runner) graph(cycle []int, failed, final string) *report.Graph {
 		}
 	}
 	for _, pr := range rf.Pairs() {
-		if n := next[pr[0]]; n >= 0 {
+		// n != pr[1]: a one-event AMO reads the write co-before itself
+		// (axiom.OneEventView), which is no fr edge (herd's fr leaves
+		// out id).
+		if n := next[pr[0]]; n >= 0 && n != pr[1] {
 			add(pr[1], n, ext(pr[1], n, "fr"), false)
 		}
 	}

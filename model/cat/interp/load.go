@@ -11,11 +11,14 @@ package interp
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -51,6 +54,7 @@ type Model struct {
 	variants   map[string]bool
 
 	uniproc bool // the model checks SC per location (see analyse)
+	catdep  bool // the model said catdep (see registerLevel)
 	bell    bool // a bell file was read
 	// prunes holds, for each "with" of the program (by index), the checks
 	// that can reject a partial choice (see analyseWith).
@@ -110,13 +114,81 @@ type loader struct {
 	h     hashWriter
 	depth int
 	errs  litmus.ErrorList
+	// catdep is set when the model says "catdep": it computes the
+	// dependencies itself, from register events (see registerLevel).
+	catdep bool
+	// dropped names the bindings a catdep model makes from register
+	// events, left out so that the native relations answer for them.
+	dropped map[string]bool
+}
+
+// registerLevel names what herd gives a catdep model to compute
+// dependencies with: the register events and their rf (Rreg, Wreg,
+// rf-reg), the data flow inside an instruction (iico_data, iico_ctrl)
+// and the ports of an access (ADDR, DATA). litmus's semantics makes no
+// register events; it computes the dependencies that herd's
+// aarch64deps.cat defines from them natively, as the primitives addr,
+// data, ctrl and pick-addr-dep, pick-data-dep, pick-ctrl-dep, pick-dep
+// (model/arch). So in a catdep model a let that reads one of these names,
+// or a binding left out before, is left out too, and the native relation
+// of the same name, if any, is the one later definitions read; a name
+// with no native meaning stays unbound, and reading it is an error that
+// names it.
+//
+// What remains of herd's AArch64 files after that reads iico_data and
+// iico_ctrl only from implicit accesses (Imp & Tag & R, Imp & TTD & R,
+// NExp & PTE), which litmus never makes: in a catdep model both are
+// bound to the empty relation. Outside a catdep model they are unbound.
+var registerLevel = map[string]bool{
+	"rf-reg": true, "Rreg": true, "Wreg": true, "ADDR": true, "DATA": true,
+}
+
+// dropCatdep reports whether the let s of a catdep model is left out
+// (registerLevel), and records its names when it is.
+func (ld *loader) dropCatdep(s *cat.Let) bool {
+	if !ld.catdep {
+		return false
+	}
+	own := map[string]bool{}
+	for _, b := range s.Bindings {
+		for _, n := range b.Pat.Names {
+			own[n] = true
+		}
+	}
+	drop := false
+	for _, b := range s.Bindings {
+		for _, n := range ld.m.freeVars(b.X) {
+			if !own[n] && (registerLevel[n] || ld.dropped[n]) {
+				drop = true
+			}
+		}
+	}
+	if !drop {
+		return false
+	}
+	if ld.dropped == nil {
+		ld.dropped = map[string]bool{}
+	}
+	for n := range own {
+		if !nativeDeps[n] {
+			ld.dropped[n] = true
+		}
+	}
+	return true
+}
+
+// nativeDeps are the dependency relations bound natively (bindBase): a
+// catdep model's own definition of one, left out, leaves the native one.
+var nativeDeps = map[string]bool{
+	"addr": true, "data": true, "ctrl": true,
+	"pick-addr-dep": true, "pick-data-dep": true, "pick-ctrl-dep": true, "pick-dep": true,
 }
 
 type hashWriter struct{ parts []string }
 
 // Load reads the cat model at path.
 func Load(path string, opt Options) (*Model, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +220,7 @@ func load(path string, src []byte, opt Options) (*Model, error) {
 		return nil, err
 	}
 	if opt.Bell != "" {
-		b, err := os.ReadFile(opt.Bell)
+		b, err := ReadFile(opt.Bell)
 		if err != nil {
 			return nil, err
 		}
@@ -189,8 +261,12 @@ func (ld *loader) find(name, dir string) ([]byte, string, error) {
 			continue
 		}
 		p := filepath.Join(d, name)
-		if b, err := os.ReadFile(p); err == nil {
+		b, err := ReadFile(p)
+		if err == nil {
 			return b, p, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, "", err
 		}
 	}
 	if b, err := fs.ReadFile(lib.FS, name); err == nil {
@@ -214,7 +290,13 @@ func (ld *loader) parsed(name string, src []byte, ast *cat.Model) error {
 		return fmt.Errorf("%s: includes nested too deeply (a cycle?)", name)
 	}
 	ld.m.Files = append(ld.m.Files, name)
-	ld.h.parts = append(ld.h.parts, name, "\x00", string(src), "\x00")
+	// The hash is of the contents alone, each file's length first: the
+	// same files read by another spelling of their paths (./m.cat,
+	// an absolute path, another -I) are the same model.
+	ld.h.parts = append(ld.h.parts, strconv.Itoa(len(src)), "\x00", string(src))
+	if ast.Catdep {
+		ld.catdep, ld.m.catdep = true, true
+	}
 	f := &loadedFile{name: name, file: ast.File, ast: ast}
 	return ld.stmts(ast.Stmts, f)
 }
@@ -306,6 +388,9 @@ func (ld *loader) stmts(list []cat.Stmt, f *loadedFile) error {
 				}
 			}
 		case *cat.Let:
+			if ld.dropCatdep(s) {
+				continue
+			}
 			if native := nativeOverride(f.name, s); native != nil {
 				ld.m.prog = append(ld.m.prog, flatStmt{s: native, file: f})
 				continue
@@ -361,7 +446,7 @@ func (m *Model) procFree(p *cat.Procedure) []string {
 // "model", "bell" and "variant" lines, with file names relative to the
 // configuration's directory.
 func LoadConfig(path string, opt Options) (*Model, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -397,6 +482,9 @@ func LoadConfig(path string, opt Options) (*Model, error) {
 // of C primitives their event sets.
 func (m *Model) HasBell() bool { return m.bell }
 
+// Variant reports whether herd's -variant name holds for the model.
+func (m *Model) Variant(name string) bool { return m.variants[strings.ToLower(name)] }
+
 // sortedKeys returns the keys of m, sorted.
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
@@ -405,4 +493,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// MaxFileSize is the size of the largest model file (cat, bell, cfg,
+// def) litmus reads: 8 MiB, as for tests (litmus.MaxSize). herd's own
+// models are tens of kilobytes; the bound keeps a wrong argument
+// (--cat /dev/zero) from filling the memory before the parser sees it.
+const MaxFileSize = litmus.MaxSize
+
+// ReadFile reads the model file at path, refusing more than
+// MaxFileSize bytes.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxFileSize {
+		return nil, fmt.Errorf("%s: more than %d MiB; litmus reads model files up to %d MiB", path, MaxFileSize>>20, MaxFileSize>>20)
+	}
+	return src, nil
 }

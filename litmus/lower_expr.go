@@ -1,0 +1,724 @@
+package litmus
+
+import "strings"
+
+// value is a lowered expression: a run-time expression of the flattened
+// test, a pointer fixed at lowering (addr), or a function.
+type value struct {
+	t    *ctype
+	x    Expr
+	addr *place
+	fn   *funcDef
+}
+
+// lval is a lowered lvalue: a register, a fixed place, or *dyn (a
+// pointer value of the test whose target is the scalar at offset 0).
+type lval struct {
+	t   *ctype
+	reg string
+	st  *place
+	dyn Expr
+}
+
+func (in *inliner) rv(e Expr) Expr {
+	v := in.expr(e)
+	if v == nil {
+		return &IntLit{ValuePos: in.pos(e.Pos()), Text: "0"}
+	}
+	return in.conv(v)
+}
+
+// conv turns a value into an expression of the flattened test.
+func (in *inliner) conv(v *value) Expr {
+	switch {
+	case v.x != nil:
+		return v.x
+	case v.addr != nil:
+		s := in.lw.addrLoc(v.addr, in.site)
+		if s == nil {
+			return intLit(in.site, 0)
+		}
+		in.params[s.loc] = true
+		return &Ident{NamePos: in.site, Name: s.loc}
+	case v.fn != nil:
+		in.errorf(in.site, "function %s used as a value (only calls through a function pointer fixed in the init block are supported)", v.fn.name)
+	}
+	return intLit(in.site, 0)
+}
+
+func (in *inliner) expr(e Expr) *value { return in.exprFor(e, false) }
+
+// exprFor lowers e; stmt reports e is a whole expression statement (a
+// void call is fine there).
+func (in *inliner) exprFor(e Expr, stmt bool) *value {
+	p := in.pos(e.Pos())
+	switch e := e.(type) {
+	case *IntLit:
+		return &value{t: cInt, x: &IntLit{ValuePos: p, Value: e.Value, Text: e.Text}}
+	case *ParenExpr:
+		v := in.expr(e.X)
+		if v != nil && v.x != nil {
+			v = &value{t: v.t, x: &ParenExpr{Lparen: p, X: v.x, Rparen: p}}
+		}
+		return v
+	case *CastExpr:
+		v := in.expr(e.X)
+		if v == nil {
+			return nil
+		}
+		t := in.lw.typeOfIn(in, e.Type, e.Pos())
+		if t != nil && t.kind != kVoid {
+			v = &value{t: t, x: v.x, addr: v.addr, fn: v.fn}
+			if v.addr != nil && t.kind == kPtr {
+				v.addr = &place{obj: v.addr.obj, off: v.addr.off, t: t.elem}
+			}
+		}
+		return v
+	case *Ident:
+		switch e.Name {
+		case "NULL", "false":
+			return &value{t: cInt, x: intLit(p, 0)}
+		case "true":
+			return &value{t: cInt, x: intLit(p, 1)}
+		}
+		if b := in.lookup(e.Name); b != nil {
+			if b.static != nil {
+				return b.static
+			}
+			return &value{t: b.t, x: &Ident{NamePos: p, Name: b.reg}}
+		}
+		if v, ok := in.lw.cs.enums[e.Name]; ok {
+			return &value{t: cInt, x: intLit(p, v)}
+		}
+		if f := in.lw.cs.funcs[e.Name]; f != nil {
+			return &value{fn: f}
+		}
+		if o := in.lw.objs[e.Name]; o != nil {
+			return in.load(&lval{t: o.d.typ, st: &place{obj: o, t: o.d.typ}}, e.Pos())
+		}
+		in.errorf(e.Pos(), "undefined: %s%s", e.Name, didYouMean(e.Name, in.names()))
+		return nil
+	case *UnaryExpr:
+		switch e.Op {
+		case "&":
+			l := in.lvalue(e.X)
+			if l == nil {
+				return nil
+			}
+			switch {
+			case l.st != nil:
+				return &value{t: ptrTo(l.t), addr: l.st}
+			case l.dyn != nil:
+				return &value{t: ptrTo(l.t), x: l.dyn}
+			}
+			in.errorf(e.Pos(), "cannot take the address of a local")
+			return nil
+		case "*":
+			l := in.lvalue(e)
+			if l == nil {
+				return nil
+			}
+			return in.load(l, e.Pos())
+		}
+		v := in.expr(e.X)
+		if v == nil {
+			return nil
+		}
+		if e.Op == "!" && (v.addr != nil || v.fn != nil) {
+			return &value{t: cInt, x: intLit(p, 0)} // a fixed pointer is not NULL
+		}
+		return &value{t: cInt, x: &UnaryExpr{OpPos: p, Op: e.Op, X: in.conv(v)}}
+	case *BinaryExpr:
+		return in.binary(e)
+	case *CondExpr:
+		c := in.rv(e.Cond)
+		var x, y Expr
+		xs := in.sub(func() { x = in.rv(e.X) })
+		ys := in.sub(func() { y = in.rv(e.Y) })
+		if len(xs) == 0 && len(ys) == 0 {
+			return &value{t: cInt, x: &CondExpr{Cond: c, X: x, Y: y}}
+		}
+		t := in.temp(cInt)
+		set := func(list []Stmt, v Expr) *BlockStmt {
+			return in.block(append(list, &AssignStmt{LHS: &Ident{NamePos: p, Name: t}, OpPos: p, Op: "=", RHS: v, EndPos: p}), e.Pos())
+		}
+		in.emit(&IfStmt{If: p, Cond: c, Then: set(xs, x), Else: set(ys, y)})
+		return &value{t: cInt, x: &Ident{NamePos: p, Name: t}}
+	case *MemberExpr, *IndexExpr:
+		l := in.lvalue(e)
+		if l == nil {
+			return nil
+		}
+		return in.load(l, e.Pos())
+	case *CallExpr:
+		return in.call(e, stmt)
+	case *IndirectCall:
+		fv := in.expr(e.Fun)
+		if fv == nil {
+			return nil
+		}
+		if fv.fn == nil {
+			in.errorf(e.Pos(), "call through a function pointer whose value is not fixed (NULL, or written at run time)")
+			return nil
+		}
+		return in.inline(fv.fn, e.Args, e.Pos(), stmt)
+	case *TypeArg:
+		in.errorf(e.Pos(), "a type is not a value here")
+		return nil
+	}
+	in.errorf(e.Pos(), "expression not supported in a code test")
+	return nil
+}
+
+// names lists the names in scope, for "did you mean".
+func (in *inliner) names() []string {
+	var out []string
+	for _, sc := range in.scopes {
+		for n := range sc {
+			out = append(out, n)
+		}
+	}
+	for n := range in.lw.cs.funcs {
+		out = append(out, n)
+	}
+	out = append(out, in.lw.objNames()...)
+	return out
+}
+
+// binary lowers x op y, keeping C's order of evaluation and its short
+// circuits when y calls a function.
+func (in *inliner) binary(e *BinaryExpr) *value {
+	p := in.pos(e.OpPos)
+	xv := in.expr(e.X)
+	if xv == nil {
+		return nil
+	}
+	x := in.conv(xv)
+	if (e.Op == "&&" || e.Op == "||") && (xv.addr != nil || xv.fn != nil) {
+		// A fixed pointer is true: x && y is y != 0, x || y is 1.
+		if e.Op == "||" {
+			return &value{t: cInt, x: intLit(p, 1)}
+		}
+		yv := in.expr(e.Y)
+		if yv == nil {
+			return nil
+		}
+		return &value{t: cInt, x: &BinaryExpr{X: in.conv(yv), OpPos: p, Op: "!=", Y: intLit(p, 0)}}
+	}
+	var yv *value
+	ys := in.sub(func() { yv = in.expr(e.Y) })
+	if yv == nil {
+		return nil
+	}
+	if (e.Op == "==" || e.Op == "!=") && (xv.addr != nil || yv.addr != nil) && len(ys) == 0 {
+		if eq, ok := staticEqual(xv, yv); ok {
+			return &value{t: cInt, x: intLit(p, boolInt(eq == (e.Op == "==")))}
+		}
+	}
+	y := in.conv(yv)
+	t := cInt
+	if (e.Op == "+" || e.Op == "-") && xv.t != nil && xv.t.kind == kPtr {
+		t = xv.t
+	}
+	if len(ys) == 0 {
+		return &value{t: t, x: &BinaryExpr{X: x, OpPos: p, Op: e.Op, Y: y}}
+	}
+	if e.Op == "&&" || e.Op == "||" {
+		r := in.temp(cInt)
+		id := func() *Ident { return &Ident{NamePos: p, Name: r} }
+		in.emit(&AssignStmt{LHS: id(), OpPos: p, Op: "=", RHS: &BinaryExpr{X: x, OpPos: p, Op: "!=", Y: intLit(p, 0)}, EndPos: p})
+		var cond Expr = id()
+		if e.Op == "||" {
+			cond = &UnaryExpr{OpPos: p, Op: "!", X: id()}
+		}
+		body := append(ys, &AssignStmt{LHS: id(), OpPos: p, Op: "=", RHS: &BinaryExpr{X: y, OpPos: p, Op: "!=", Y: intLit(p, 0)}, EndPos: p})
+		in.emit(&IfStmt{If: p, Cond: cond, Then: in.block(body, e.Pos())})
+		return &value{t: cInt, x: id()}
+	}
+	if hasCall(x) {
+		r := in.temp(xv.t)
+		in.emit(&AssignStmt{LHS: &Ident{NamePos: p, Name: r}, OpPos: p, Op: "=", RHS: x, EndPos: p})
+		x = &Ident{NamePos: p, Name: r}
+	}
+	for _, s := range ys {
+		in.emit(s)
+	}
+	return &value{t: t, x: &BinaryExpr{X: x, OpPos: p, Op: e.Op, Y: y}}
+}
+
+// lvalue lowers an lvalue.
+func (in *inliner) lvalue(e Expr) *lval {
+	switch e := e.(type) {
+	case *ParenExpr:
+		return in.lvalue(e.X)
+	case *Ident:
+		if b := in.lookup(e.Name); b != nil {
+			if b.static != nil {
+				in.errorf(e.Pos(), "%s is a pointer fixed at its declaration; assigning it again is not supported", e.Name)
+				return nil
+			}
+			return &lval{t: b.t, reg: b.reg}
+		}
+		if o := in.lw.objs[e.Name]; o != nil {
+			return &lval{t: o.d.typ, st: &place{obj: o, t: o.d.typ}}
+		}
+		in.errorf(e.Pos(), "undefined: %s%s", e.Name, didYouMean(e.Name, in.names()))
+		return nil
+	case *UnaryExpr:
+		if e.Op != "*" {
+			break
+		}
+		return in.deref(in.expr(e.X), e.Pos())
+	case *MemberExpr:
+		var b *lval
+		if e.Arrow {
+			b = in.deref(in.expr(e.X), e.X.Pos())
+		} else {
+			b = in.lvalue(e.X)
+		}
+		if b == nil {
+			return nil
+		}
+		if b.t.kind != kStruct {
+			in.errorf(e.Name.Pos(), "%s is not a struct: no member %s", b.t.name, e.Name.Name)
+			return nil
+		}
+		if !b.t.complete {
+			in.errorf(e.Name.Pos(), "%s is not defined: no member %s", b.t.name, e.Name.Name)
+			return nil
+		}
+		f, off, ok := b.t.field(e.Name.Name)
+		if !ok {
+			in.errorf(e.Name.Pos(), "%s has no member %s%s", b.t.name, e.Name.Name, didYouMean(e.Name.Name, b.t.fieldNames()))
+			return nil
+		}
+		if b.st != nil {
+			return &lval{t: f.typ, st: &place{obj: b.st.obj, off: b.st.off + off, t: f.typ}}
+		}
+		if off != 0 {
+			in.errorf(e.Name.Pos(), "member %s is at offset %d of a struct reached through a pointer read at run time; a code test supports such pointers only to a struct's first scalar (a pointer whose target is not fixed)", e.Name.Name, off)
+			return nil
+		}
+		return &lval{t: f.typ, dyn: b.dyn}
+	case *IndexExpr:
+		b := in.lvalue(e.X)
+		if b == nil {
+			return nil
+		}
+		if b.t.kind == kPtr {
+			b = in.deref(in.load(b, e.X.Pos()), e.X.Pos())
+			if b == nil {
+				return nil
+			}
+			b.t = arrayOf(b.t, 1<<12)
+		}
+		if b.t.kind != kArray {
+			in.errorf(e.Pos(), "%s is not an array", b.t.name)
+			return nil
+		}
+		iv := in.expr(e.Index)
+		if iv == nil {
+			return nil
+		}
+		lit, ok := Unparen(iv.x).(*IntLit)
+		if !ok || b.st == nil {
+			in.errorf(e.Index.Pos(), "an index computed at run time is not supported yet in a code test (an address dependency through an array)")
+			return nil
+		}
+		if lit.Value < 0 || int(lit.Value) >= b.t.n {
+			in.errorf(e.Index.Pos(), "index %d out of range (%d elements)", lit.Value, b.t.n)
+			return nil
+		}
+		return &lval{t: b.t.elem, st: &place{obj: b.st.obj, off: b.st.off + int(lit.Value)*b.t.elem.size, t: b.t.elem}}
+	}
+	in.errorf(e.Pos(), "not an lvalue")
+	return nil
+}
+
+// deref is *v.
+func (in *inliner) deref(v *value, p Pos) *lval {
+	if v == nil {
+		return nil
+	}
+	if v.t == nil || v.t.kind != kPtr {
+		name := "int"
+		if v.t != nil {
+			name = v.t.name
+		}
+		in.errorf(p, "dereference of %s, which is not a pointer", name)
+		return nil
+	}
+	if v.addr != nil {
+		return &lval{t: v.t.elem, st: &place{obj: v.addr.obj, off: v.addr.off, t: v.t.elem}}
+	}
+	if v.fn != nil {
+		in.errorf(p, "dereference of a function")
+		return nil
+	}
+	if lit, ok := Unparen(v.x).(*IntLit); ok && lit.Value == 0 {
+		in.errorf(p, "NULL pointer dereference")
+		return nil
+	}
+	return &lval{t: v.t.elem, dyn: v.x}
+}
+
+// lvalExpr is the lvalue of the flattened test for l.
+func (in *inliner) lvalExpr(l *lval, p Pos) Expr {
+	pp := in.pos(p)
+	switch {
+	case l.reg != "":
+		return &Ident{NamePos: pp, Name: l.reg}
+	case l.st != nil:
+		if !l.t.isScalar() {
+			in.errorf(p, "%s is not a scalar: a code test reads and writes one scalar at a time", l.t.name)
+			return nil
+		}
+		s := l.st.obj.byOff[l.st.off]
+		if s == nil {
+			return nil
+		}
+		in.params[s.loc] = true
+		return &UnaryExpr{OpPos: pp, Op: "*", X: &Ident{NamePos: pp, Name: s.loc}}
+	case l.dyn != nil:
+		return &UnaryExpr{OpPos: pp, Op: "*", X: l.dyn}
+	}
+	return nil
+}
+
+// load is the value of lvalue l read with a plain access.
+func (in *inliner) load(l *lval, p Pos) *value {
+	switch {
+	case l.reg != "":
+		return &value{t: l.t, x: &Ident{NamePos: in.pos(p), Name: l.reg}}
+	case l.t.kind == kArray && l.st != nil:
+		return &value{t: ptrTo(l.t.elem), addr: &place{obj: l.st.obj, off: l.st.off, t: l.t.elem}}
+	case l.t.isFuncPtr() && l.st != nil:
+		return &value{t: l.t, fn: l.st.obj.fns[l.st.off]}
+	case l.t.kind == kPtr && l.st != nil:
+		// A plain read of a pointer: resolved to its initial value,
+		// which checkFolds confirms no thread overwrites.
+		s := l.st.obj.byOff[l.st.off]
+		in.lw.folds = append(in.lw.folds, fold{s: s, pos: in.file.Position(p)})
+		if s.initAddr != nil {
+			return &value{t: l.t, addr: &place{obj: s.initAddr.obj, off: s.initAddr.off, t: l.t.elem}}
+		}
+		return &value{t: l.t, x: intLit(in.pos(p), s.initN)}
+	case l.t.kind == kStruct:
+		in.errorf(p, "%s used as a value: a code test passes structs by pointer", l.t.name)
+		return nil
+	}
+	x := in.lvalExpr(l, p)
+	if x == nil {
+		return nil
+	}
+	return &value{t: l.t, x: x}
+}
+
+// call lowers f(args): a builtin, a prelude function (inlined) or a
+// primitive of the table.
+func (in *inliner) call(c *CallExpr, stmt bool) *value {
+	name := c.Fun.Name
+	p := in.pos(c.Pos())
+	switch name {
+	case "likely", "unlikely", "READ_ONCE_NOCHECK":
+		if len(c.Args) == 1 && name != "READ_ONCE_NOCHECK" {
+			return in.expr(c.Args[0])
+		}
+	case "container_of":
+		return in.containerOf(c)
+	case "ATOMIC_INIT", "REFCOUNT_INIT", "ATOMIC_LONG_INIT":
+		if len(c.Args) == 1 {
+			return in.expr(c.Args[0])
+		}
+	}
+	if f := in.lw.cs.funcs[name]; f != nil && f.body != nil {
+		return in.inline(f, c.Args, c.Pos(), stmt)
+	}
+	prim, ok := in.lw.p.test.Primitive(name)
+	if !ok {
+		if f := in.lw.cs.funcs[name]; f != nil {
+			in.errorf(c.Fun.Pos(), "function %s is declared but not defined", name)
+			return nil
+		}
+		var cands []string
+		for n := range in.lw.cs.funcs {
+			cands = append(cands, n)
+		}
+		for _, pr := range Primitives() {
+			cands = append(cands, pr.Name)
+		}
+		in.errorf(c.Fun.Pos(), "undefined function %s%s", name, didYouMean(name, cands))
+		return nil
+	}
+	if len(c.Args) != len(prim.Args) {
+		in.errorf(c.Fun.Pos(), "wrong number of arguments to %s: have %d, want %d", name, len(c.Args), len(prim.Args))
+		return nil
+	}
+	nc := &CallExpr{Fun: &Ident{NamePos: p, Name: name}, Lparen: p, Rparen: p}
+	rt := cInt
+	var prev []Expr
+	for i, a := range c.Args {
+		var x Expr
+		hoisted := in.sub(func() {
+			switch prim.Args[i] {
+			case ArgLval:
+				l := in.lvalue(a)
+				if l == nil {
+					return
+				}
+				if l.reg != "" {
+					in.errorf(a.Pos(), "%s of a local: the primitive needs a shared location", name)
+					return
+				}
+				if i == prim.Loc && l.t.kind == kPtr {
+					rt = l.t
+				}
+				x = in.lvalExpr(l, a.Pos())
+			case ArgPtr:
+				v := in.expr(a)
+				if v == nil {
+					return
+				}
+				if v.t == nil || v.t.kind != kPtr {
+					in.errorf(a.Pos(), "argument %d of %s must be a pointer (write &x)", i+1, name)
+					return
+				}
+				if i == prim.Loc && v.t.elem.kind == kPtr {
+					rt = v.t.elem
+				}
+				if v.addr != nil {
+					if s := v.addr.obj.byOff[v.addr.off]; s != nil && !v.t.elem.isScalar() && v.t.elem.kind != kVoid {
+						in.errorf(a.Pos(), "argument %d of %s points to %s, not to a scalar", i+1, name, v.t.elem.name)
+						return
+					}
+				}
+				x = in.conv(v)
+			default:
+				x = in.rv(a)
+			}
+		})
+		if x == nil {
+			return nil
+		}
+		if len(hoisted) > 0 {
+			for j, y := range prev {
+				if hasCall(y) {
+					r := in.temp(cInt)
+					in.emit(&AssignStmt{LHS: &Ident{NamePos: p, Name: r}, OpPos: p, Op: "=", RHS: y, EndPos: p})
+					nc.Args[j] = &Ident{NamePos: p, Name: r}
+				}
+			}
+			for _, s := range hoisted {
+				in.emit(s)
+			}
+		}
+		if i == prim.Loc && (prim.Kind == KStore || prim.Kind == KRMW || prim.Kind == KLock || prim.Kind == KUnlock || prim.Kind == KTryLock) {
+			in.noteWrite(&UnaryExpr{Op: "*", X: stripStar(x)})
+		}
+		nc.Args = append(nc.Args, x)
+		prev = append(prev, x)
+	}
+	if prim.Ret == RetNone && !stmt {
+		in.errorf(c.Pos(), "%s returns no value", name)
+	}
+	return &value{t: rt, x: nc}
+}
+
+func stripStar(x Expr) Expr {
+	if u, ok := x.(*UnaryExpr); ok && u.Op == "*" {
+		return u.X
+	}
+	return x
+}
+
+// containerOf lowers container_of(ptr, type, member.path).
+func (in *inliner) containerOf(c *CallExpr) *value {
+	if len(c.Args) != 3 {
+		in.errorf(c.Pos(), "container_of takes 3 arguments")
+		return nil
+	}
+	ta, ok := c.Args[1].(*TypeArg)
+	if !ok {
+		in.errorf(c.Args[1].Pos(), "the second argument of container_of must be a type")
+		return nil
+	}
+	t := in.lw.typeOfIn(in, ta.Type, ta.Pos())
+	if t == nil {
+		return nil
+	}
+	var path []string
+	var walk func(e Expr) bool
+	walk = func(e Expr) bool {
+		switch e := e.(type) {
+		case *Ident:
+			path = append(path, e.Name)
+			return true
+		case *MemberExpr:
+			if !walk(e.X) || e.Arrow {
+				return false
+			}
+			path = append(path, e.Name.Name)
+			return true
+		}
+		return false
+	}
+	if !walk(c.Args[2]) {
+		in.errorf(c.Args[2].Pos(), "the third argument of container_of must be a member (a.b.c)")
+		return nil
+	}
+	off, cur := 0, t
+	for _, m := range path {
+		if cur.kind != kStruct {
+			in.errorf(c.Args[2].Pos(), "%s is not a struct", cur.name)
+			return nil
+		}
+		f, o, ok := cur.field(m)
+		if !ok {
+			in.errorf(c.Args[2].Pos(), "%s has no member %s%s", cur.name, m, didYouMean(m, cur.fieldNames()))
+			return nil
+		}
+		off += o
+		cur = f.typ
+	}
+	v := in.expr(c.Args[0])
+	if v == nil {
+		return nil
+	}
+	if v.addr != nil {
+		if v.addr.off < off {
+			in.errorf(c.Pos(), "container_of: the pointer is not inside a %s", t.name)
+			return nil
+		}
+		return &value{t: ptrTo(t), addr: &place{obj: v.addr.obj, off: v.addr.off - off, t: t}}
+	}
+	if off != 0 {
+		in.errorf(c.Pos(), "container_of a pointer read at run time with a member at offset %d is not supported (a pointer whose target is not fixed)", off)
+		return nil
+	}
+	return &value{t: ptrTo(t), x: v.x}
+}
+
+// inline lowers a call of a prelude function: its body, with the
+// parameters bound to the arguments, in place.
+func (in *inliner) inline(f *funcDef, args []Expr, callPos Pos, stmt bool) *value {
+	for _, g := range in.stack {
+		if g == f {
+			var names []string
+			for _, h := range in.stack {
+				names = append(names, h.name)
+			}
+			in.errorf(callPos, "recursive call of %s (%s -> %s): a code test inlines every call", f.name, strings.Join(names, " -> "), f.name)
+			return nil
+		}
+	}
+	if len(in.stack) >= maxInline {
+		in.errorf(callPos, "calls nested more than %d deep", maxInline)
+		return nil
+	}
+	if f.body == nil {
+		in.errorf(callPos, "function %s is declared but not defined", f.name)
+		return nil
+	}
+	if len(args) != len(f.params) {
+		in.errorf(callPos, "wrong number of arguments to %s: have %d, want %d", f.name, len(args), len(f.params))
+		return nil
+	}
+	site := in.pos(callPos)
+	sc := map[string]*binding{}
+	for i, a := range args {
+		v := in.expr(a)
+		if v == nil {
+			return nil
+		}
+		pt := f.params[i].typ
+		if pt.kind == kPtr && v.t != nil && v.t.kind == kInt {
+			if lit, ok := Unparen(v.x).(*IntLit); !ok || lit.Value != 0 {
+				in.errorf(a.Pos(), "argument %d of %s: have %s, want %s", i+1, f.name, v.t.name, pt.name)
+				return nil
+			}
+		}
+		if pt.kind == kInt && v.t != nil && v.t.kind == kPtr && !pt.opaque {
+			in.errorf(a.Pos(), "argument %d of %s: have %s, want %s", i+1, f.name, v.t.name, pt.name)
+			return nil
+		}
+		if pt.kind == kPtr && v.t != nil && v.t.kind == kPtr && pt.elem.kind == kStruct && v.t.elem.kind == kStruct && pt.elem.name != v.t.elem.name && !strings.Contains(v.t.elem.name, "anonymous") {
+			in.errorf(a.Pos(), "argument %d of %s: have %s, want %s", i+1, f.name, v.t.name, pt.name)
+			return nil
+		}
+		name := f.params[i].name
+		if name == "" {
+			continue
+		}
+		if v.addr != nil || v.fn != nil {
+			nv := *v
+			nv.t = pt
+			if nv.addr != nil && pt.kind == kPtr {
+				nv.addr = &place{obj: v.addr.obj, off: v.addr.off, t: pt.elem}
+			}
+			sc[name] = &binding{t: pt, static: &nv}
+			continue
+		}
+		if _, ok := v.x.(*Ident); ok && !assigned(f.body)[name] {
+			// A register argument: the body reads the caller's
+			// register, which it cannot change.
+			sc[name] = &binding{t: pt, static: &value{t: pt, x: v.x}}
+			continue
+		}
+		if lit, ok := Unparen(v.x).(*IntLit); ok && !assigned(f.body)[name] {
+			// A constant argument stays a constant in the body, as a
+			// compiler propagates it: sock_wfree(sk, 1).
+			sc[name] = &binding{t: pt, static: &value{t: pt, x: lit}}
+			continue
+		}
+		saved := in.fn
+		in.fn = f
+		r := in.newReg(name, pt, nil)
+		in.fn = saved
+		in.emit(&AssignStmt{LHS: &Ident{NamePos: site, Name: r}, OpPos: site, Op: "=", RHS: in.conv(v), EndPos: site})
+		sc[name] = &binding{t: pt, reg: r}
+	}
+	frame := *in
+	in.stack = append(in.stack, f)
+	in.scopes = []map[string]*binding{sc}
+	in.file, in.site, in.fn = f.file, site, f
+	in.inst = map[*DeclStmt]string{}
+	in.ret = &retCtx{t: f.ret}
+	in.assign = assigned(f.body)
+	in.seq(f.body.List)
+	ret := in.ret
+	in.stack, in.scopes, in.file, in.site, in.fn, in.inst, in.ret, in.assign = frame.stack, frame.scopes, frame.file, frame.site, frame.fn, frame.inst, frame.ret, frame.assign
+	if f.ret.kind == kVoid {
+		if !stmt {
+			in.errorf(callPos, "%s returns void, not a value", f.name)
+		}
+		return &value{t: cVoid}
+	}
+	switch {
+	case ret.static != nil && ret.dynamic:
+		in.errorf(callPos, "%s returns a fixed pointer on some paths and a value on others, which a code test does not support", f.name)
+		return nil
+	case ret.static != nil:
+		v := *ret.static
+		v.t = f.ret
+		return &v
+	case ret.reg != "":
+		return &value{t: f.ret, x: &Ident{NamePos: site, Name: ret.reg}}
+	}
+	return &value{t: f.ret, x: intLit(site, 0)}
+}
+
+// staticEqual compares two pointers when both are fixed, or one is fixed
+// and the other NULL.
+func staticEqual(x, y *value) (bool, bool) {
+	isNull := func(v *value) bool {
+		lit, ok := Unparen(v.x).(*IntLit)
+		return v.addr == nil && v.fn == nil && ok && lit.Value == 0
+	}
+	switch {
+	case x.addr != nil && y.addr != nil:
+		return x.addr.obj == y.addr.obj && x.addr.off == y.addr.off, true
+	case x.addr != nil && isNull(y), y.addr != nil && isNull(x):
+		return false, true
+	}
+	return false, false
+}

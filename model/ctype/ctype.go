@@ -1,0 +1,77 @@
+// Package ctype gives the integer types of kernel C their widths, as the
+// kernel compiles them on its 64-bit architectures (LP64: int is 32 bits,
+// long and pointers 64; char is unsigned, -funsigned-char since Linux
+// 6.2), and converts a value to a type the way those compilers do:
+// two's complement, keeping the type's low bits (the kernel builds with
+// -fno-strict-overflow, so signed overflow wraps; see the top-level
+// Makefile). Every engine converts a value assigned to a C register with
+// it, so that one C program computes one set of values under every model
+// (docs/semantics.md, "Arithmetic").
+package ctype
+
+import "strings"
+
+// Kind is how a type converts a 64-bit value: keep it (64-bit types,
+// pointers and types this package does not know), or keep its low Bits,
+// sign-extended or zero-extended.
+type Kind struct {
+	Bits   uint8 // 0: all 64
+	Signed bool
+}
+
+// Of returns the kind of C type t ("int", "unsigned long", "u8",
+// "int *"). An empty type is int, as C's implicit int.
+func Of(t string) Kind {
+	t = strings.Join(strings.Fields(t), " ")
+	for _, q := range []string{"const ", "volatile ", "static "} {
+		t = strings.ReplaceAll(t, q, "")
+	}
+	if strings.HasSuffix(t, "*") {
+		return Kind{}
+	}
+	switch t {
+	case "", "int", "signed", "signed int", "s32", "int32_t", "__s32":
+		return Kind{32, true}
+	case "unsigned", "unsigned int", "u32", "uint32_t", "__u32":
+		return Kind{32, false}
+	case "short", "short int", "signed short", "signed short int", "s16", "int16_t", "__s16":
+		return Kind{16, true}
+	case "unsigned short", "unsigned short int", "u16", "uint16_t", "__u16":
+		return Kind{16, false}
+	case "signed char", "s8", "int8_t", "__s8":
+		return Kind{8, true}
+	case "char", "unsigned char", "u8", "uint8_t", "__u8":
+		return Kind{8, false}
+	}
+	return Kind{}
+}
+
+// Convert returns v converted to the kind: its low Bits, sign- or
+// zero-extended.
+func (k Kind) Convert(v int64) int64 {
+	if k.Bits == 0 || k.Bits >= 64 {
+		return v
+	}
+	s := 64 - uint(k.Bits)
+	if k.Signed {
+		return v << s >> s
+	}
+	return int64(uint64(v) << s >> s)
+}
+
+// Narrow reports whether the kind changes some 64-bit values.
+func (k Kind) Narrow() bool { return k.Bits != 0 && k.Bits < 64 }
+
+// Wide reports whether C type t is a 64-bit integer type (long, u64,
+// size_t, atomic_long_t, ...): one whose values the architectures' 32-bit
+// default (herd's registers and locations are int) would cut.
+func Wide(t string) bool {
+	switch strings.Join(strings.Fields(t), " ") {
+	case "long", "long int", "signed long", "unsigned long", "unsigned long int",
+		"long long", "long long int", "unsigned long long", "unsigned long long int",
+		"s64", "u64", "__s64", "__u64", "int64_t", "uint64_t", "size_t", "ssize_t",
+		"intptr_t", "uintptr_t", "atomic_long_t", "atomic64_t":
+		return true
+	}
+	return false
+}
