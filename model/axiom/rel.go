@@ -113,6 +113,17 @@ type Arena struct {
 	bytes  uint64      // the chunks' size
 }
 
+// SetBudget makes b the arena's budget, accounting the chunks it already
+// has (an arena reused from an earlier search) as held by b's search.
+func (a *Arena) SetBudget(b *limit.Budget) {
+	a.hold.Set(0)
+	a.Budget, a.hold = b, nil
+	if b != nil {
+		a.hold = b.Hold()
+		a.hold.Set(a.bytes)
+	}
+}
+
 // Abort is the panic value with which relation code stops a search that
 // has spent its budget; the search recovers it and reports Err.
 type Abort struct{ Err error }

@@ -276,7 +276,7 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 	}
 	s.r = m.getRunner()
 	defer m.putRunner(s.r)
-	s.r.al.Budget = p.Budget
+	s.r.al.SetBudget(p.Budget)
 	s.r.emit = s.emit
 	err = p.Combine(ctx, dom, paths, s.r.al, s.execution)
 	if err == nil {
