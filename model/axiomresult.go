@@ -15,7 +15,7 @@ import (
 // axiomSummary is what an axiomatic engine answers, in package axiom's
 // terms.
 type axiomSummary struct {
-	States             []axiom.State
+	States             report.States
 	Verdict            axiom.Verdict
 	Reason             string
 	Ok                 bool
@@ -49,16 +49,7 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		Stats:    Stats{States: int64(r.Candidates)},
 	}
 	res.Kind, res.Condition = report.Condition(t)
-	for i, s := range r.States {
-		st := State{Values: make([]LocValue, len(s))}
-		for j, b := range s {
-			st.Values[j] = LocValue{Loc: b.Loc, Val: parseValue(b.Val)}
-			if i == 0 {
-				res.Locs = append(res.Locs, b.Loc)
-			}
-		}
-		res.States = append(res.States, st)
-	}
+	res.States, res.Locs = r.States, r.States.Locs()
 	switch r.Verdict {
 	case axiom.Never:
 		res.Verdict = Never

@@ -16,6 +16,7 @@ import (
 	"github.com/litmus-dev/litmus/model/cat/interp"
 	"github.com/litmus-dev/litmus/model/kcomp"
 	"github.com/litmus-dev/litmus/model/lkmm"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // catModel is a cat model and where it came from.
@@ -239,7 +240,7 @@ func catSearch(ctx context.Context, cm *interp.Model, p *axiom.Program, opt Opti
 // with the final states and explanation given (those of the test
 // checked in t's place, renamed, for a compiled C test), timed from
 // start.
-func catResult(t *litmus.Test, m Model, r *interp.Result, states []axiom.State, why string, start time.Time) *Result {
+func catResult(t *litmus.Test, m Model, r *interp.Result, states report.States, why string, start time.Time) *Result {
 	res := axiomResult(t, m, axiomSummary{
 		States: states, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: why,

@@ -85,7 +85,7 @@ func rel(t *testing.T, path string) string {
 
 func stateLines(r *Result) []string {
 	var out []string
-	for _, s := range r.States {
+	for _, s := range r.States.All() {
 		out = append(out, s.String())
 	}
 	return out

@@ -79,7 +79,7 @@ exists (x=5)
 func TestDroppedInteger(t *testing.T) {
 	src := "C e\n{}\nP0(int *x)\n{\n\tint r0;\n\tr0 = 5;\n\tWRITE_ONCE(*r0, 1);\n}\nexists (x=0)\n"
 	res := run(t, src, TSO, Options{})
-	require.Empty(t, res.States)
+	require.Zero(t, res.States.Len())
 	require.Equal(t, Never, res.Verdict)
 	require.Equal(t, "P0 accesses 5, which is not the address of a shared location, at line 7: WRITE_ONCE(*r0, 1)", res.Dropped[0].Reason)
 }

@@ -46,7 +46,7 @@ func TestAxiomaticWitnessOfEveryState(t *testing.T) {
 				continue
 			}
 			total := 0
-			for _, s := range r.States {
+			for _, s := range r.States.All() {
 				w, err := Check(context.Background(), test, m, Options{Explain: true, WitnessFor: stateProp(t, s)})
 				require.NoError(t, err)
 				require.Positive(t, w.Matches, "%s under %s: no execution reaches %s", f, m, s)

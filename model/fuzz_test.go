@@ -124,7 +124,7 @@ func sampleHeap() {
 	heapSampling.Do(func() {
 		go func() {
 			for {
-				if h := limit.Held(); h > heapPeak.Load() {
+				if h := limit.ProcessHeld(); h > heapPeak.Load() {
 					heapPeak.Store(h)
 				}
 				time.Sleep(time.Millisecond)
@@ -159,6 +159,10 @@ func FuzzCheckBytes(f *testing.F) {
 	f.Add([]byte("C empty\n{}\nP0(int *x)\n{\n}\nexists (x=0)\n"))
 	f.Add([]byte("C spin\n{}\nP0(int *x)\n{\n\tint r0;\n\tr0 = 0;\n\twhile (1)\n\t\tr0 = r0 + 1;\n}\nexists (0:r0=1)\n"))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(fuzzMemory))
+	// The cap is per check; the process-wide backstop keeps the whole
+	// process under it too, as the command keeps it under jobs x cap.
+	limit.SetProcessCap(fuzzMemory)
+	defer limit.SetProcessCap(4 * limit.DefaultMemory)
 	sampleHeap()
 	f.Fuzz(func(t *testing.T, src []byte) {
 		test, err := litmus.Parse("fuzz.litmus", src)

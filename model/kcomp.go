@@ -103,36 +103,38 @@ func Compile(t *litmus.Test, m Model) (*kcomp.Compiled, error) {
 // names and orders them as the C test's own states are ordered: its
 // observed locations in herd's order, the states sorted as herd sorts
 // them.
-func cStates(c *kcomp.Compiled, t *litmus.Test, p *axiom.Program, sts []axiom.State) ([]axiom.State, error) {
+func cStates(c *kcomp.Compiled, t *litmus.Test, p *axiom.Program, sts report.States) (report.States, error) {
 	cp := &axiom.Program{Test: t, Names: p.Names, Index: p.Index, Threads: p.Threads}
 	ce, err := axiom.NewCondEval(cp)
 	if err != nil {
-		return nil, err
+		return report.States{}, err
 	}
-	out := make([]axiom.State, 0, len(sts))
-	for _, st := range sts {
-		vals := map[string]string{}
-		for _, b := range st {
-			loc := b.Loc
-			if n, ok := c.CName(loc); ok {
-				loc = n
-			}
-			vals[loc] = b.Val
+	col := map[string]int{}
+	for i, l := range sts.Locs() {
+		if n, ok := c.CName(l); ok {
+			l = n
 		}
-		cs := make(axiom.State, len(ce.Observed))
-		for i, o := range ce.Observed {
-			v, ok := vals[o.Key()]
-			if !ok {
-				return nil, fmt.Errorf("%s: internal error: the compiled test's states have no %s", c.C.Name, o.Key())
-			}
-			cs[i] = axiom.Binding{Loc: o.Key(), Val: v}
-		}
-		out = append(out, cs)
+		col[l] = i
 	}
-	ce.SortStates(out)
-	// A test compiled to observe more (observing) has states that differ
-	// only in what t does not observe: one of each is kept.
-	return slices.CompactFunc(out, func(a, b axiom.State) bool { return slices.Equal(a, b) }), nil
+	from := make([]int, len(ce.Observed))
+	locs := make([]string, len(ce.Observed))
+	for i, o := range ce.Observed {
+		k, ok := col[o.Key()]
+		if !ok && sts.Len() > 0 {
+			return report.States{}, fmt.Errorf("%s: internal error: the compiled test's states have no %s", c.C.Name, o.Key())
+		}
+		from[i], locs[i] = k, o.Key()
+	}
+	set := report.NewStateSet[report.Value](len(locs))
+	row := make([]report.Value, len(locs))
+	for i := 0; i < sts.Len(); i++ {
+		for j, k := range from {
+			row[j] = sts.Value(i, k)
+		}
+		set.Add(row) // a test compiled to observe more (observing) has states that differ only in what t does not observe: one of each is kept
+	}
+	return set.States(locs, func(_ int, v report.Value) report.Value { return v },
+		func(_ int, a, b report.Value) bool { return ce.ValueLess(a, b) }), nil
 }
 
 // observing returns a copy of t whose final section also lists the

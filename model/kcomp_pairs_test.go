@@ -70,10 +70,10 @@ func TestCompiledMatchesAsm(t *testing.T) {
 		require.NoError(t, err, p.asm)
 		require.Equal(t, ar.Verdict, cr.Verdict, "%s under %s: the compiled C test and the assembly test differ", p.c, p.m)
 		var cs, as []string
-		for _, s := range cr.States {
+		for _, s := range cr.States.All() {
 			cs = append(cs, norm(s, p.regs))
 		}
-		for _, s := range ar.States {
+		for _, s := range ar.States.All() {
 			as = append(as, norm(s, map[string]string{}))
 		}
 		sort.Strings(cs)

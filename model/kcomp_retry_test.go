@@ -30,7 +30,7 @@ func TestRetryAsLoops(t *testing.T) {
 	asmModel := map[string]Model{"aarch64": AArch64, "aarch64-llsc": AArch64, "riscv": RISCV, "ppc": PPC}
 	states := func(r *Result) []string {
 		var out []string
-		for _, s := range r.States {
+		for _, s := range r.States.All() {
 			out = append(out, s.String())
 		}
 		sort.Strings(out)

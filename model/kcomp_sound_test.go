@@ -136,8 +136,8 @@ func TestArchWeakerThanLKMMNever(t *testing.T) {
 			}
 			compared++
 			var more []string
-			for _, s := range res.States {
-				if !stateIn(s, lk.States) {
+			for _, s := range res.States.All() {
+				if !stateIn(s, lk.States.Slice()) {
 					more = append(more, s.String())
 				}
 			}
@@ -155,7 +155,7 @@ func TestArchWeakerThanLKMMNever(t *testing.T) {
 			if w, err := Check(context.Background(), test, m, Options{Timeout: 10 * time.Second}); err == nil {
 				why = w.Why
 			}
-			t.Errorf("%s: %s reaches final states the LKMM does not (add a line to testdata/kcomp-soundness-known.txt once explained):\n%s\nLKMM's states: %v\ncompiled test:\n%s\n%s", file, m, strings.Join(more, "\n"), stateStrings(lk.States), c.Text, why)
+			t.Errorf("%s: %s reaches final states the LKMM does not (add a line to testdata/kcomp-soundness-known.txt once explained):\n%s\nLKMM's states: %v\ncompiled test:\n%s\n%s", file, m, strings.Join(more, "\n"), stateStrings(lk.States.Slice()), c.Text, why)
 		}
 	}
 	for key, why := range known {
@@ -186,14 +186,14 @@ func TestStateInFindsExtraStates(t *testing.T) {
 	arm, err := Check(context.Background(), test, AArch64, Options{})
 	require.NoError(t, err)
 	var more []string
-	for _, s := range arm.States {
-		if !stateIn(s, sc.States) {
+	for _, s := range arm.States.All() {
+		if !stateIn(s, sc.States.Slice()) {
 			more = append(more, s.String())
 		}
 	}
 	require.Equal(t, []string{"0:r0=0; 1:r0=0;"}, more)
-	for _, s := range sc.States {
-		require.True(t, stateIn(s, arm.States), s.String())
+	for _, s := range sc.States.All() {
+		require.True(t, stateIn(s, arm.States.Slice()), s.String())
 	}
 	sym := State{Values: []LocValue{{Loc: "0:r1", Val: Value{Sym: "S9"}}, {Loc: "1:r1", Val: Value{Sym: "S9"}}}}
 	require.True(t, stateIn(State{Values: []LocValue{{Loc: "0:r1", Val: Value{Int: 3}}, {Loc: "1:r1", Val: Value{Int: 3}}}}, []State{sym}))

@@ -50,7 +50,7 @@ func FuzzLimits(f *testing.F) {
 		}
 		const d = 100 * time.Millisecond
 		debug.FreeOSMemory() // what earlier inputs and tests took
-		capBytes := limit.Held() + 128<<20
+		capBytes := limit.ProcessHeld() + 128<<20
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(capBytes)))
 		peak := watchPeak()
 		bound := (d*3/2 + time.Second) * raceSlowdown
@@ -94,14 +94,14 @@ func FuzzLimits(f *testing.F) {
 // returns is called, which returns the largest figure seen.
 func watchPeak() func() uint64 {
 	var mu sync.Mutex
-	peak := limit.Held()
+	peak := limit.ProcessHeld()
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		for {
-			h := limit.Held()
+			h := limit.ProcessHeld()
 			mu.Lock()
 			peak = max(peak, h)
 			mu.Unlock()

@@ -32,15 +32,8 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	states := make([]axiom.State, len(r.States))
-	for i, st := range r.States {
-		states[i] = make(axiom.State, len(st))
-		for j, b := range st {
-			states[i][j] = axiom.Binding{Loc: b.Loc, Val: b.Val}
-		}
-	}
 	res := axiomResult(t, LKMM, axiomSummary{
-		States: states, Verdict: axiom.Verdict(r.Verdict), Reason: r.Reason, Ok: r.Ok,
+		States: r.States, Verdict: axiom.Verdict(r.Verdict), Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
 		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Candidates: r.Candidates, Incomplete: r.Incomplete,

@@ -58,8 +58,8 @@ exists (0:r1=0 /\ 1:r2=0)
 					want = c.lkmm
 				}
 				require.Equal(t, want, r.Verdict, "%s under %s", c.prim, m)
-				require.NotEmpty(t, r.States)
-				for _, s := range r.States {
+				require.NotZero(t, r.States.Len())
+				for _, s := range r.States.All() {
 					seen := 0
 					for _, lv := range s.Values {
 						switch lv.Loc {
@@ -90,8 +90,8 @@ func TestAddNotZero(t *testing.T) {
 			res, err := Check(context.Background(), test, m, Options{})
 			require.NoError(t, err)
 			require.Equal(t, Always, res.Verdict, "init %d under %s", c.init, m)
-			require.Len(t, res.States, 1)
-			require.Contains(t, res.States[0].String(), fmt.Sprintf("r]=%d;", c.end))
+			require.Equal(t, 1, res.States.Len())
+			require.Contains(t, res.States.At(0).String(), fmt.Sprintf("r]=%d;", c.end))
 		}
 	}
 }

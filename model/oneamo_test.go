@@ -173,7 +173,7 @@ func amoShapeTest(shape [2][2]amoAccess, ops [4]string, fences [2]string) string
 
 func statesText(r *Result) []string {
 	var out []string
-	for _, s := range r.States {
+	for _, s := range r.States.All() {
 		var vs []string
 		for _, v := range s.Values {
 			vs = append(vs, fmt.Sprintf("%s=%v", v.Loc, v.Val))

@@ -24,6 +24,7 @@ type checkOptions struct {
 	time         bool
 	verbose      bool
 	progress     bool
+	shard        shard
 }
 
 var checkFlags checkOptions
@@ -78,11 +79,12 @@ expectation and met it), failed, and unjudged (nothing said what to expect:
 no Result line for the model, no invariant it checks). An unjudged verdict
 is not a pass.
 
-The limits hold under every model. The memory cap is on what the whole
-process holds, by the Go runtime's own count (heap, stacks, the runtime's
-data), shared by the files checked at a time; the process may pass it by
-at most 32 MiB before a search notices. Tests larger than 8 MiB are
-refused. FILE "-" reads a test from standard input.
+The limits hold under every model. The memory cap is per test, on what
+its search holds (as the engine accounts it), so that a test's answer is
+the same alone, in a batch and for any --jobs; each of the files checked
+at a time has the whole cap, and jobs x cap + 512 MiB of the whole
+process is a backstop. Tests larger than 8 MiB are refused. FILE "-"
+reads a test from standard input.
 
 Exit status: 0 when every result meets its expectations; 1 when a verdict
 differs from its expectation, no final state is reachable, an invariant is
@@ -105,7 +107,7 @@ Flags:
 	--max-states N    stop a search after N distinct states (lkmm: N candidate executions), giving Unknown (default 5000000)
 	--timeout D       stop each model's check of a test after duration D (e.g. 30s), set-up
 	                  included, giving Unknown (default none)
-	--max-memory N    stop a search when the process holds more than N MiB, giving Unknown (default 1536)
+	--max-memory N    stop a test's search when it holds more than N MiB, giving Unknown (default 1536)
 	--allow-unknown   do not fail on Unknown verdicts
 	--fresh-zero      read a location or register only the final section names as herd7
 	                  does, a fresh 0, instead of an input error
@@ -113,6 +115,9 @@ Flags:
 	--time            print herd's "Time NAME S" line (default true; false makes output reproducible)
 	-v                with several models, also print herd's block for each
 	--progress        show a progress bar on stderr (default: when stderr is a terminal and there are many files)
+	--shard K/N       check only the K-th of N slices of the files: file i (arguments in order,
+	                  each directory sorted) when i mod N = K-1; the N shards of a CI matrix
+	                  check every file once ('litmus compare' merges their --json outputs)
 ` + herdFlagsHelp,
 		SetFlags: func(fs *flag.FlagSet) {
 			f := &checkFlags
@@ -123,6 +128,7 @@ Flags:
 			fs.BoolVar(&f.time, "time", true, "print herd's Time line")
 			fs.BoolVar(&f.verbose, "v", false, "with several models, also print herd's blocks")
 			fs.BoolVar(&f.progress, "progress", false, "show a progress bar on stderr")
+			fs.Var(&f.shard, "shard", "check only the K-th of N slices of the files (K/N)")
 		},
 		Run: runCheck,
 	})
@@ -136,7 +142,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var((*stringList)(&o.includes), "I", "a directory searched for files a --cat model includes (repeatable)")
 	o.maxStates, o.maxMemory, o.timeout, o.jobs = model.DefaultMaxStates, model.DefaultMaxMemory>>20, 0, 0
 	fs.Var(positive{&o.maxStates}, "max-states", "state limit per search")
-	fs.Var(positive{&o.maxMemory}, "max-memory", "memory cap of the process, in MiB")
+	fs.Var(positive{&o.maxMemory}, "max-memory", "memory cap of each test's search, in MiB")
 	fs.Var(nonNegative{&o.timeout}, "timeout", "time limit per search")
 	fs.Var(positive{&o.jobs}, "jobs", "files checked at a time (default: the number of CPUs)")
 	fs.BoolVar(&o.freshZero, "fresh-zero", false, "read a location or register that only the final section names as herd7 does, a fresh 0, instead of an error")
@@ -167,7 +173,11 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 		models = nil // only the named cat models
 	}
 	models = append(models, cats...)
-	files, code := argFiles(env, args)
+	all, code := argFiles(env, args)
+	files := f.shard.pick(all)
+	if len(files) == 0 && len(all) > 0 {
+		return code // a shard of fewer files than shards: nothing to check
+	}
 	if len(files) == 0 {
 		if code == exitOK {
 			env.Errorf("no .litmus files in %s", strings.Join(args, " "))
@@ -489,8 +499,8 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 			j.HerdOk = &ok
 		}
 		j.Positive, j.Negative = r.Positive, r.Negative
-		for _, s := range r.States {
-			j.States = append(j.States, s.String())
+		for i := 0; i < r.States.Len(); i++ {
+			j.States = append(j.States, r.States.Line(i))
 		}
 		if mr.expect != "" {
 			e := mr.expect

@@ -112,12 +112,12 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 			}
 		}
 		oldSet, newSet := stateSet(old), stateSet(new)
-		for _, s := range new.States {
+		for _, s := range new.States.All() {
 			if k := s.String(); !oldSet[k] {
 				fmt.Fprintf(w, "  + %s\n", k)
 			}
 		}
-		for _, s := range old.States {
+		for _, s := range old.States.All() {
 			if k := s.String(); !newSet[k] {
 				fmt.Fprintf(w, "  - %s\n", k)
 			}
@@ -136,7 +136,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 
 func stateSet(r *model.Result) map[string]bool {
 	s := map[string]bool{}
-	for _, st := range r.States {
+	for _, st := range r.States.All() {
 		s[st.String()] = true
 	}
 	return s

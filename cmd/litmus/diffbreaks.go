@@ -99,7 +99,7 @@ func witness(t *litmus.Test, r *model.Result) string {
 		return ""
 	}
 	want := r.Kind != "Required"
-	for _, s := range r.States {
+	for _, s := range r.States.All() {
 		if v, ok := holds(t.Cond.Prop, s); ok && v == want {
 			return s.String()
 		}

@@ -198,7 +198,7 @@ func writeExplanation(w io.Writer, t *litmus.Test, m model.Model, r *model.Resul
 	if m.Axiomatic() {
 		explored = "candidate executions"
 	}
-	fmt.Fprintf(w, "Test %s under %s: %s (%d final states, %d %s)\n", r.Name, m, r.Verdict, len(r.States), r.Stats.States, explored)
+	fmt.Fprintf(w, "Test %s under %s: %s (%d final states, %d %s)\n", r.Name, m, r.Verdict, r.States.Len(), r.Stats.States, explored)
 	if r.Verdict == model.Unknown {
 		fmt.Fprintf(w, "The search was cut short (%s): what follows may be incomplete.\n", r.Reason)
 	}

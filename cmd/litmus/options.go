@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
 )
@@ -121,17 +122,29 @@ func macrosOf(cfg string) (string, error) {
 	return "", nil
 }
 
-// modelOptions returns the search bounds as model.Options. It also sets
-// the Go runtime's soft memory limit to the cap, so that the garbage
-// collector keeps what the process holds under it for as long as the
-// live data fits: the searches then stop at the cap for their own data,
-// not for garbage not yet collected.
+// processMargin is what the process may hold beyond the caps of the
+// tests it checks at a time: the parsed tests, the model set-up, what no
+// engine accounts.
+const processMargin = 512 << 20
+
+// modelOptions returns the search bounds as model.Options. The memory
+// cap is per test, on what its search accounts (internal/limit); the
+// tests checked at a time (--jobs) each have the whole cap, so the
+// process may hold jobs times the cap. That figure plus processMargin is
+// the process-wide backstop, and the Go runtime's soft memory limit, so
+// that the garbage collector keeps garbage under it.
 func (o *runOptions) modelOptions() model.Options {
 	mem := uint64(o.maxMemory) << 20
 	if mem == 0 {
 		mem = model.DefaultMaxMemory
 	}
-	debug.SetMemoryLimit(int64(mem))
+	jobs := o.jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	process := uint64(jobs)*mem + processMargin
+	debug.SetMemoryLimit(int64(process))
+	limit.SetProcessCap(process)
 	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem,
 		LoopBound: o.loopBound, SkipAll: o.skipAll, SkipChecks: o.skipChecks}
 }

@@ -386,7 +386,7 @@ func compareRun(mc *modelCheck, res *harness.Result) {
 		return
 	}
 	mc.allowed = map[string]bool{}
-	for _, s := range mc.res.States {
+	for _, s := range mc.res.States.All() {
 		mc.allowed[s.String()] = true
 	}
 	seen := map[string]bool{}
@@ -397,7 +397,7 @@ func compareRun(mc *modelCheck, res *harness.Result) {
 			mc.forbidden = append(mc.forbidden, st)
 		}
 	}
-	for _, s := range mc.res.States {
+	for _, s := range mc.res.States.All() {
 		if st := s.String(); !seen[st] {
 			mc.unseen = append(mc.unseen, st)
 		}
@@ -552,7 +552,7 @@ func writeRunText(w io.Writer, file string, t *litmus.Test, arch, machine string
 		case mc.res.Verdict == model.Unknown:
 			fmt.Fprintf(w, "Model %s: Unknown (%s); states not compared\n", mc.model, mc.res.Reason)
 		default:
-			s := fmt.Sprintf("Model %s: %s, %d states allowed", mc.model, mc.res.Verdict, len(mc.res.States))
+			s := fmt.Sprintf("Model %s: %s, %d states allowed", mc.model, mc.res.Verdict, mc.res.States.Len())
 			if len(mc.forbidden) == 0 {
 				s += "; every observed state is allowed"
 			} else {

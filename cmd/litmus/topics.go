@@ -86,7 +86,7 @@ condition holds and where it fails (no other state can change that);
 otherwise Unknown with the reason:
   - the state limit (--max-states; under lkmm, candidate executions);
   - the time limit (--timeout), or an interrupt;
-  - the memory cap (--max-memory), on what the whole process holds, or an
+  - the memory cap (--max-memory), on what the test's search holds, or an
     LKMM execution whose relations cannot fit under it;
   - sc/tso/pso: a store buffer past 64 entries (a loop that stores
     without a fence);

@@ -147,14 +147,14 @@ func runAgainstModels(t *testing.T, file string, o Options) bool {
 	require.NoError(t, err, "%s", file)
 	require.Equal(t, res.Instances+res.Abandoned+res.Dropped+res.Filtered+res.Lost, o.Iterations, "%s: every instance is accounted for", file)
 	for _, mr := range results {
-		if len(mr.States) > 0 { // the LKMM names no columns when no state is allowed
+		if mr.States.Len() > 0 { // the LKMM names no columns when no state is allowed
 			require.Equal(t, mr.Locs, res.Locs, "%s: columns", file)
 		}
 		if mr.Verdict == model.Unknown {
 			continue
 		}
 		allowed := map[string]bool{}
-		for _, s := range mr.States {
+		for _, s := range mr.States.All() {
 			allowed[s.String()] = true
 		}
 		for _, s := range res.States {

@@ -58,13 +58,13 @@ func testRows(t *testing.T, arch string) {
 			got, err := Run(context.Background(), tt, o)
 			require.NoError(t, err, "%s", src)
 			var ws, gs []string
-			for _, s := range want.States {
+			for _, s := range want.States.All() {
 				ws = append(ws, s.String())
 			}
 			for _, s := range got.States {
 				gs = append(gs, got.StateString(s))
 			}
-			if len(want.States) == 0 {
+			if want.States.Len() == 0 {
 				// spin_lock on a taken lock never finishes: every
 				// instance hits the loop bound.
 				require.Equal(t, o.Iterations, got.Abandoned, "%s from %v: %s", prim.Name, init, src)

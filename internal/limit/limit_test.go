@@ -32,14 +32,53 @@ func TestCancelReasons(t *testing.T) {
 
 func TestMemoryCap(t *testing.T) {
 	b := New(context.Background(), 0, 1<<20)
-	require.ErrorContains(t, b.Err(), "memory cap: the process holds ")
-	require.ErrorContains(t, b.Err(), ", over its 1.0 MiB cap")
-
-	b = New(context.Background(), 0, Held()+64<<20)
+	h := b.Hold()
 	require.NoError(t, b.Err())
+	h.Set(2 << 20)
+	require.EqualError(t, b.Err(), "memory cap: the test holds 2.0 MiB, over its 1.0 MiB cap")
+
+	b = New(context.Background(), 0, 64<<20)
+	h = b.Hold()
+	h.Set(1 << 20)
 	require.NoError(t, b.Reserve(1<<20, "a block"))
 	err := b.Reserve(128<<20, "the big block")
-	require.ErrorContains(t, err, "memory cap: the big block would take 128.0 MiB more, and the process already holds ")
+	require.EqualError(t, err, "memory cap: the big block would take 128.0 MiB more, and the test already holds 1.0 MiB of its 64.0 MiB cap")
+}
+
+// TestHoldsAreTheSearchs: what a search holds is the sum of its Holds,
+// its forks' included, whatever else the process holds; a Hold set back
+// gives its bytes back.
+func TestHoldsAreTheSearchs(t *testing.T) {
+	b := New(context.Background(), 0, 8<<20)
+	big := make([]byte, 64<<20) // the process holds more than the cap
+	h, f := b.Hold(), b.Fork().Hold()
+	h.Set(3 << 20)
+	f.Set(4 << 20)
+	require.Equal(t, uint64(7<<20), b.Held())
+	require.NoError(t, b.Err(), "the process's other memory is not the test's")
+	f.Set(6 << 20)
+	h.Set(1 << 20)
+	require.Equal(t, uint64(7<<20), b.Held())
+	f.Set(0)
+	require.Equal(t, uint64(1<<20), b.Held())
+	require.Equal(t, uint64(0), New(context.Background(), 0, 0).Held(), "a new search holds nothing")
+	var nilBudget *Budget
+	nilBudget.Hold().Set(1 << 30)
+	require.NoError(t, nilBudget.Err())
+	_ = big[len(big)-1]
+}
+
+// TestProcessBackstop: past the process-wide backstop a search stops
+// whatever it accounts, saying that the process holds too much.
+func TestProcessBackstop(t *testing.T) {
+	old := processCap.Load()
+	defer SetProcessCap(old)
+	SetProcessCap(1 << 20)
+	err := New(context.Background(), 0, 1<<40).Err()
+	require.ErrorContains(t, err, "memory cap: the process holds ")
+	require.ErrorContains(t, err, "over the 1.0 MiB backstop")
+	SetProcessCap(0)
+	require.NoError(t, New(context.Background(), 0, 1<<40).Err())
 }
 
 func TestBytes(t *testing.T) {

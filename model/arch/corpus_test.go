@@ -113,7 +113,7 @@ func compareCorpus(t *testing.T, m *interp.Model, expected string, dirs []string
 		}
 		require.NoError(t, err, rel)
 		var got []string
-		for _, s := range res.States {
+		for _, s := range res.States.All() {
 			got = append(got, s.String())
 		}
 		agree := strings.Join(got, "\n") == strings.Join(h.States, "\n") && res.Verdict.String() == h.Observation

@@ -39,7 +39,7 @@ func TestHerdRegressions(t *testing.T) {
 			res, err := m.Check(context.Background(), p, interp.CheckOptions{})
 			require.NoError(t, err)
 			var got []string
-			for _, s := range res.States {
+			for _, s := range res.States.All() {
 				got = append(got, s.String())
 			}
 			require.Equal(t, h.States, got, "final states")

@@ -80,7 +80,7 @@ func (a answer) String() string {
 
 func catAnswer(r *interp.Result) answer {
 	a := answer{verdict: r.Verdict.String(), flags: r.Flags}
-	for _, s := range r.States {
+	for _, s := range r.States.All() {
 		a.states = append(a.states, s.String())
 	}
 	if r.Verdict == axiom.Unknown {
@@ -91,7 +91,7 @@ func catAnswer(r *interp.Result) answer {
 
 func opAnswer(r *model.Result) answer {
 	a := answer{verdict: r.Verdict.String(), flags: r.Flags}
-	for _, s := range r.States {
+	for _, s := range r.States.All() {
 		a.states = append(a.states, s.String())
 	}
 	if r.Verdict == model.Unknown {

@@ -1,11 +1,12 @@
 package axiom
 
 import (
-	"encoding/binary"
 	"sort"
 	"strconv"
 
+	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // Final is the final state of one execution: the value of each location
@@ -43,9 +44,7 @@ type CondEval struct {
 	Quant    litmus.Quant
 	Observed []ObsLoc
 	thIndex  map[int]int
-	// keys are the names of Observed, made once: every final state
-	// shares them (a test with half a million states and forty observed
-	// locations would otherwise hold twenty million copies).
+	// keys are the names of Observed, herd's columns.
 	keys []string
 }
 
@@ -253,58 +252,128 @@ func (c *CondEval) Ok(pos, neg int) bool {
 	return pos > 0
 }
 
-// Observe projects a final state onto the observed locations.
-func (c *CondEval) Observe(f Final) State {
-	st := make(State, len(c.Observed))
+// Line prints f's observed state as herd prints a state line (through
+// report's one printer of them).
+func (c *CondEval) Line(f Final) string {
+	st := report.State{Values: make([]report.LocValue, len(c.Observed))}
 	for i, o := range c.Observed {
-		v := c.Value(o, f)
-		if c.p.Unsigned != nil && !v.IsAddr() && v.N < 0 && c.p.Unsigned(o.Th, c.regName(o)) {
-			st[i] = Binding{Loc: c.keys[i], Val: strconv.FormatUint(uint64(v.N), 10)}
-			continue
-		}
-		st[i] = Binding{Loc: c.keys[i], Val: v.Format(c.p.Names)}
+		st.Values[i] = report.LocValue{Loc: c.keys[i], Val: ReportValue(c.print(i, c.Value(o, f)))}
 	}
-	return st
+	return st.String()
 }
 
-// Key appends a compact encoding of the observed values of f to buf.
-func (c *CondEval) Key(f Final, buf []byte) []byte {
-	for _, o := range c.Observed {
-		v := c.Value(o, f)
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(v.Sym))
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(v.N))
+// print returns herd's text of v, the value of observed location i.
+func (c *CondEval) print(i int, v Val) string {
+	o := c.Observed[i]
+	if c.p.Unsigned != nil && !v.IsAddr() && v.N < 0 && c.p.Unsigned(o.Th, c.regName(o)) {
+		return strconv.FormatUint(uint64(v.N), 10)
 	}
-	return buf
+	return v.Format(c.p.Names)
 }
 
-// StateLess orders states as herd does: location by location, symbolic
-// values first, then integers numerically, then addresses by name.
-func (c *CondEval) StateLess(a, b State) bool {
-	for i := range a {
-		if a[i].Val == b[i].Val {
-			continue
-		}
-		as, aok := c.symbolic(a[i].Val)
-		bs, bok := c.symbolic(b[i].Val)
-		switch {
-		case aok && bok:
-			return as < bs
-		case aok != bok:
-			return aok
-		}
-		ai, aerr := parseInt64(a[i].Val)
-		bi, berr := parseInt64(b[i].Val)
-		switch {
-		case aerr == nil && berr == nil:
-			return ai < bi
-		case aerr == nil:
-			return true
-		case berr == nil:
-			return false
-		}
-		return a[i].Val < b[i].Val
+// Finals collects the distinct observed final states of a search, packed
+// (report.StateSet): a state costs its information size, not a string
+// per location.
+type Finals struct {
+	c    *CondEval
+	set  *report.StateSet[Val]
+	row  []Val
+	hold *limit.Hold
+}
+
+// NewFinals returns an empty collection of c's final states, accounted
+// in b's memory (nil: none).
+func (c *CondEval) NewFinals(b *limit.Budget) *Finals {
+	return &Finals{c: c, set: report.NewStateSet[Val](len(c.Observed)), row: make([]Val, len(c.Observed)), hold: b.Hold()}
+}
+
+// Add adds f's observed state and reports whether it was new.
+func (fs *Finals) Add(f Final) bool {
+	for i, o := range fs.c.Observed {
+		fs.row[i] = fs.c.Value(o, f)
 	}
-	return false
+	return fs.addRow(fs.row)
+}
+
+// addRow adds the state of observed values row.
+func (fs *Finals) addRow(row []Val) bool {
+	if !fs.set.Add(row) {
+		return false
+	}
+	if n := fs.set.Bytes(); n >= fs.hold.Bytes()+64<<10 {
+		fs.hold.Set(n)
+	}
+	return true
+}
+
+// Merge adds the states of o, which is empty afterwards; a nil o (a part
+// of a parallel search that never ran) adds none.
+func (fs *Finals) Merge(o *Finals) {
+	if o == nil {
+		return
+	}
+	o.set.Each(func(row []Val) { fs.addRow(row) })
+	o.set = report.NewStateSet[Val](len(fs.c.Observed))
+	o.hold.Set(0)
+}
+
+// Len returns the number of distinct states added.
+func (fs *Finals) Len() int { return fs.set.Len() }
+
+// Bytes returns roughly what the collection holds.
+func (fs *Finals) Bytes() uint64 { return fs.set.Bytes() }
+
+// States returns the states in herd's order; fs is empty afterwards.
+func (fs *Finals) States() report.States {
+	fs.hold.Set(0)
+	c := fs.c
+	printed := func(col int, v Val) string { return c.print(col, v) }
+	return fs.set.States(c.keys,
+		func(col int, v Val) report.Value { return ReportValue(printed(col, v)) },
+		func(col int, a, b Val) bool { return c.valLess(printed(col, a), printed(col, b)) })
+}
+
+// ReportValue reads a value as herd prints it: an integer, or else a
+// name (a location, "x+4", a symbolic S<n>, an unsigned value above
+// 2^63-1), as every axiomatic model's Result holds it.
+func ReportValue(s string) report.Value {
+	if n, err := strconv.ParseInt(s, 0, 64); err == nil {
+		return report.Value{Int: n}
+	}
+	return report.Value{Sym: s}
+}
+
+// ValueLess orders two values of one location of a Result as herd does:
+// symbolic values first, then integers numerically, then addresses by
+// name.
+func (c *CondEval) ValueLess(a, b report.Value) bool {
+	return c.valLess(a.String(), b.String())
+}
+
+// valLess orders two different printed values of one location.
+func (c *CondEval) valLess(a, b string) bool {
+	if a == b {
+		return false
+	}
+	as, aok := c.symbolic(a)
+	bs, bok := c.symbolic(b)
+	switch {
+	case aok && bok:
+		return as < bs
+	case aok != bok:
+		return aok
+	}
+	ai, aerr := parseInt64(a)
+	bi, berr := parseInt64(b)
+	switch {
+	case aerr == nil && berr == nil:
+		return ai < bi
+	case aerr == nil:
+		return true
+	case berr == nil:
+		return false
+	}
+	return a < b
 }
 
 // symbolic reports whether a printed value is a symbolic value S<n> (and
@@ -332,62 +401,4 @@ func parseInt64(s string) (int64, error) {
 		return int64(u), nil
 	}
 	return n, nil
-}
-
-// SortStates sorts states as StateLess orders them, comparing each
-// printed value once per column rather than once per comparison: a search
-// stopped by its time limit may hold hundreds of thousands of states, and
-// their collection and printing are under the limit too (StateLess in
-// sort.Slice took 0.3 s for 15,000 states of 32 registers).
-func (c *CondEval) SortStates(states []State) {
-	if len(states) < 2 {
-		return
-	}
-	cols := len(states[0])
-	rank := make([][]int32, len(states))
-	flat := make([]int32, len(states)*cols)
-	for i := range states {
-		rank[i] = flat[i*cols : (i+1)*cols : (i+1)*cols]
-	}
-	for col := 0; col < cols; col++ {
-		seen := map[string]int32{}
-		var vals []string
-		for _, st := range states {
-			if col < len(st) {
-				if _, ok := seen[st[col].Val]; !ok {
-					seen[st[col].Val] = 0
-					vals = append(vals, st[col].Val)
-				}
-			}
-		}
-		sort.Slice(vals, func(i, j int) bool {
-			return c.StateLess(State{{Val: vals[i]}}, State{{Val: vals[j]}})
-		})
-		for i, v := range vals {
-			seen[v] = int32(i)
-		}
-		for i, st := range states {
-			if col < len(st) {
-				rank[i][col] = seen[st[col].Val]
-			}
-		}
-	}
-	idx := make([]int, len(states))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool {
-		ra, rb := rank[idx[a]], rank[idx[b]]
-		for k := range ra {
-			if ra[k] != rb[k] {
-				return ra[k] < rb[k]
-			}
-		}
-		return false
-	})
-	sorted := make([]State, len(states))
-	for i, j := range idx {
-		sorted[i] = states[j]
-	}
-	copy(states, sorted)
 }

@@ -109,6 +109,19 @@ type Arena struct {
 	// Events is the size of the current execution, for messages.
 	Events int
 	ticks  uint32
+	hold   *limit.Hold // the chunks' share of what the search holds
+	bytes  uint64      // the chunks' size
+}
+
+// SetBudget makes b the arena's budget, accounting the chunks it already
+// has (an arena reused from an earlier search) as held by b's search.
+func (a *Arena) SetBudget(b *limit.Budget) {
+	a.hold.Set(0)
+	a.Budget, a.hold = b, nil
+	if b != nil {
+		a.hold = b.Hold()
+		a.hold.Set(a.bytes)
+	}
 }
 
 // Abort is the panic value with which relation code stops a search that
@@ -190,6 +203,13 @@ func (a *Arena) dirty(k int) []uint64 {
 			}
 		}
 		a.chunks = append(a.chunks, make([]uint64, size))
+		if a.Budget != nil {
+			if a.hold == nil {
+				a.hold = a.Budget.Hold()
+			}
+			a.bytes += uint64(size) * 8
+			a.hold.Set(a.bytes)
+		}
 		a.ci, a.off = len(a.chunks)-1, 0
 	}
 }

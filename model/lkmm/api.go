@@ -41,10 +41,11 @@ type Options struct {
 	// Timeout stops the search with Unknown after this long (beyond ctx's
 	// own deadline); zero means none.
 	Timeout time.Duration
-	// MaxMemory stops the search with Unknown when the process holds more
-	// than this many bytes, as the Go runtime counts them; zero means
-	// limit.DefaultMemory (1.5 GiB). The cap is checked in every loop of
-	// the engine and before each block of relation storage is allocated.
+	// MaxMemory stops the search with Unknown when it holds more than
+	// this many bytes (its relation arena and final states, as
+	// internal/limit accounts them); zero means limit.DefaultMemory (1.5
+	// GiB). The cap is checked in every loop of the engine and before
+	// each block of relation storage is allocated.
 	MaxMemory uint64
 	// Workers is the number of goroutines that search the combinations
 	// of the threads' paths: 0 means GOMAXPROCS, 1 a sequential search.
@@ -66,20 +67,12 @@ type Options struct {
 	minParallel int
 }
 
-// Binding is one location of a final state and its value, both as herd
-// prints them (axiom.Binding).
-type Binding = axiom.Binding
-
-// State is a final state over the observed locations, in herd's order
-// (axiom.State).
-type State = axiom.State
-
 // Result is what the engine found for one test.
 type Result struct {
 	Name string
 	// States are the final states of the allowed executions that pass
-	// the filter, sorted as herd sorts them.
-	States []State
+	// the filter, sorted as herd sorts them, packed.
+	States report.States
 	// Verdict is Never, Sometimes or Always for the condition's
 	// proposition; Unknown when a limit was hit (Reason says which)
 	// before allowed executions both satisfying and violating the

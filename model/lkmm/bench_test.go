@@ -108,3 +108,25 @@ func BenchmarkIRIW(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRCURing checks the RCU rings of paulmck's auto/C-RW-* (two
+// grace periods, then readers, repeated), 2^n candidates each: the
+// figures say what a candidate and a final state cost.
+func BenchmarkRCURing(b *testing.B) {
+	for _, kinds := range []string{"GGRRRRGG", "GGRRRRGGGGRR"} {
+		t := mustParse(b, "rcu", shapes.RCURing(kinds))
+		b.Run(fmt.Sprintf("N=%d", len(kinds)), func(b *testing.B) {
+			var res *Result
+			for i := 0; i < b.N; i++ {
+				r, err := Check(context.Background(), t, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				res = r
+			}
+			b.ReportMetric(float64(res.Candidates), "candidates")
+			b.ReportMetric(float64(res.States.Len()), "finals")
+			b.ReportMetric(float64(res.States.Bytes())/float64(res.States.Len()), "B/final")
+		})
+	}
+}

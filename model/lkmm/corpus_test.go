@@ -101,7 +101,7 @@ func TestCorpus(t *testing.T) {
 			res, err := Check(context.Background(), test, Options{})
 			require.NoError(t, err)
 			var got []string
-			for _, s := range res.States {
+			for _, s := range res.States.All() {
 				got = append(got, s.String())
 			}
 			require.Equal(t, want.verdict, res.Verdict.String(), "verdict (P=%d N=%d, herd P=%d N=%d; why: %s; reason: %s)", res.Positive, res.Negative, want.pos, want.neg, res.Why, res.Reason)

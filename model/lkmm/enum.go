@@ -3,7 +3,6 @@ package lkmm
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"sync/atomic"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -22,17 +21,13 @@ type search struct {
 
 	al       *arena
 	scratch  *execution
-	keyBuf   []byte
 	finalLoc []bool
 
-	steps  int   // choices made, to poll the budget now and then
-	nVals  int   // number of (location, value) pairs of the domains
-	acc    []Set // acc[i]: pairs written by the traces chosen for threads < i
-	future []Set // future[i]: pairs some trace of a thread >= i writes
-	states map[string]State
-	// stateBytes estimates the memory of the final states this search
-	// (a worker: over all its prefixes) has found, for poll.
-	stateBytes uint64
+	steps  int           // choices made, to poll the budget now and then
+	nVals  int           // number of (location, value) pairs of the domains
+	acc    []Set         // acc[i]: pairs written by the traces chosen for threads < i
+	future []Set         // future[i]: pairs some trace of a thread >= i writes
+	finals *axiom.Finals // the distinct final states, packed
 	// dom are the value domains of the run, as package axiom's values;
 	// flow and src are the current execution's FlowExec and rf sources,
 	// for herd's value equations (axiom.FlowExec.ThinAir).
@@ -116,7 +111,8 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{Budget: b}, states: map[string]State{}, flags: map[string]bool{}}
+	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{Budget: b}, flags: map[string]bool{}}
+	s.finals = ce.NewFinals(b)
 	s.finalLoc = make([]bool, len(p.names))
 	for _, o := range ce.Observed {
 		if o.Th < 0 {
@@ -201,11 +197,11 @@ func (s *search) admits(acc Set, tr *trace, i int) bool {
 func (s *search) poll() bool {
 	s.steps++
 	if s.steps&1023 == 0 && s.stopErr == nil {
-		// The final states are copied when the search ends (the
-		// workers' merged, sorted, printed): the cap keeps room for
-		// that, so that it holds for the whole run, not only the
-		// search (a 32-thread ring reached 2.69 GB against 1.5 GiB).
-		if err := s.b.Reserve(2*s.stateBytes, "collecting and printing the final states found"); err != nil {
+		// The final states are held packed (their Hold counts them)
+		// and sorted into a copy when the search ends: the cap keeps
+		// room for that copy, so that it holds for the whole run, not
+		// only the search.
+		if err := s.b.Reserve(s.finals.Bytes(), "sorting the final states found"); err != nil {
 			s.stopErr = err
 		} else if s.stop != nil && s.stop.Load() {
 			s.stopErr = errHalted
@@ -382,12 +378,7 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	for _, f := range out.flags {
 		s.flags[f] = true
 	}
-	s.keyBuf = s.cond.Key(fin, s.keyBuf[:0])
-	if _, seen := s.states[string(s.keyBuf)]; !seen {
-		st := s.cond.Observe(fin)
-		s.states[string(s.keyBuf)] = st
-		s.stateBytes += uint64(len(s.keyBuf) + 64*len(st) + 48)
-	}
+	s.finals.Add(fin)
 }
 
 // flowExec returns the axiom.FlowExec of x, made of traces.
@@ -463,16 +454,7 @@ func (s *search) finish() {
 		r.Verdict = Sometimes
 	}
 	r.Ok = s.cond.Ok(r.Positive, r.Negative)
-	keys := make([]string, 0, len(s.states))
-	for k := range s.states {
-		keys = append(keys, k)
-	}
-	sts := make([]State, 0, len(keys))
-	for _, k := range keys {
-		sts = append(sts, s.states[k])
-	}
-	s.cond.SortStates(sts)
-	r.States = sts
+	r.States = s.finals.States()
 	for f := range s.flags {
 		r.Flags = append(r.Flags, f)
 	}
@@ -487,11 +469,7 @@ func (s *search) finish() {
 
 // finalText prints the observed part of fin as herd prints a state.
 func (s *search) finalText(fin axiom.Final) string {
-	var b strings.Builder
-	for _, v := range s.cond.Observe(fin) {
-		b.WriteString(v.Loc + "=" + v.Val + "; ")
-	}
-	return strings.TrimSuffix(b.String(), " ")
+	return s.cond.Line(fin)
 }
 
 // shapes numbers the traces of each thread by their structure: two traces

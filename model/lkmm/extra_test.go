@@ -29,7 +29,7 @@ func TestExtraDir(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s %d %d flags=%v states=%d why=%s %s", res.Verdict, res.Positive, res.Negative, res.Flags, len(res.States), res.Why, res.Reason)
+			t.Logf("%s %d %d flags=%v states=%d why=%s %s", res.Verdict, res.Positive, res.Negative, res.Flags, res.States.Len(), res.Why, res.Reason)
 			if want := test.Expectations()["LKMM"]; (want == "Never" || want == "Sometimes" || want == "Always") && want != res.Verdict.String() {
 				t.Errorf("Result: %s, engine says %s", want, res.Verdict)
 			}

@@ -113,11 +113,11 @@ func TestFenceProperties(t *testing.T) {
 			t.Fatalf("unknown: %s\n%s", a.Reason, src)
 		}
 		have := map[string]bool{}
-		for _, s := range a.States {
+		for _, s := range a.States.All() {
 			have[s.String()] = true
 		}
 		fenced := checkSrc(t, g.source(true))
-		for _, s := range fenced.States {
+		for _, s := range fenced.States.All() {
 			if !have[s.String()] {
 				t.Fatalf("smp_mb() added the state %s\n%s", s, g.source(true))
 			}

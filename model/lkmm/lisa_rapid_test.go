@@ -119,10 +119,10 @@ func TestLISAMatchesC(t *testing.T) {
 		// reads its registers through variables, LISA does not): the
 		// names are not compared, only where they are.
 		var as, bs []string
-		for _, s := range a.States {
+		for _, s := range a.States.All() {
 			as = append(as, symName.ReplaceAllString(s.String(), "=S;"))
 		}
-		for _, s := range b.States {
+		for _, s := range b.States.All() {
 			bs = append(bs, symName.ReplaceAllString(s.String(), "=S;"))
 		}
 		// The numbering decides where symbolic states sort, so the

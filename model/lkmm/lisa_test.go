@@ -178,7 +178,7 @@ exists (0:r3=0)`
 	require.NoError(t, err)
 	require.True(t, res.Cut, "the spinning path must be cut")
 	require.Equal(t, Never, res.Verdict)
-	require.Equal(t, []State{{{Loc: "0:r3", Val: "1"}}}, res.States)
+	require.Equal(t, "0:r3=1;\n", res.States.String())
 	require.Equal(t, [2]int{0, 3}, [2]int{res.Positive, res.Negative})
 }
 

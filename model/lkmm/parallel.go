@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/litmus-dev/litmus/model/axiom"
 )
 
 // This file spreads the combinations of traces over the cores. The
@@ -52,7 +54,7 @@ type prefix struct {
 type findings struct {
 	pos, neg, cands int
 	rejected        map[string]int
-	states          map[string]State
+	finals          *axiom.Finals
 	flags           map[string]bool
 	why             string
 	matches         int
@@ -130,7 +132,7 @@ func (s *search) searchAll(all [][]trace) {
 			// Count the candidates as the sequential search does.
 			r := s.res
 			r.Positive, r.Negative, r.Candidates, r.Rejected = 0, 0, 0, map[string]int{}
-			s.states, s.flags = map[string]State{}, map[string]bool{}
+			s.finals, s.flags = s.cond.NewFinals(s.b), map[string]bool{}
 			s.why, s.stopErr, s.steps = "", nil, 0
 			s.matches, s.witness, s.whyGraph = 0, nil, nil
 			s.guard(func() { s.combine(all, make([]*trace, len(all)), 0) })
@@ -144,11 +146,7 @@ func (s *search) searchAll(all [][]trace) {
 		for k, v := range f.rejected {
 			s.res.Rejected[k] += v
 		}
-		for k, v := range f.states {
-			if _, ok := s.states[k]; !ok {
-				s.states[k] = v
-			}
-		}
+		s.finals.Merge(f.finals)
 		maps.Copy(s.flags, f.flags)
 		if s.why == "" {
 			s.why, s.whyGraph = f.why, f.whyGraph
@@ -215,7 +213,7 @@ func (s *search) fork(stop *atomic.Bool, total *atomic.Int64) *search {
 // begin gives the worker s new findings for a new prefix.
 func (s *search) begin() {
 	s.res = &Result{Rejected: map[string]int{}}
-	s.states = map[string]State{}
+	s.finals = s.cond.NewFinals(s.b)
 	s.flags = map[string]bool{}
 	s.why, s.stopErr, s.steps = "", nil, 0
 	s.matches, s.witness, s.whyGraph = 0, nil, nil
@@ -224,6 +222,6 @@ func (s *search) begin() {
 // findings returns what s found since begin.
 func (s *search) findings() findings {
 	return findings{pos: s.res.Positive, neg: s.res.Negative, cands: s.res.Candidates, rejected: s.res.Rejected,
-		states: s.states, flags: s.flags, why: s.why, err: s.stopErr,
+		finals: s.finals, flags: s.flags, why: s.why, err: s.stopErr,
 		matches: s.matches, witness: s.witness, whyGraph: s.whyGraph}
 }

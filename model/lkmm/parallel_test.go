@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/internal/shapes"
 	"github.com/litmus-dev/litmus/model/report"
 )
 
@@ -120,4 +121,19 @@ func TestParallelProperties(t *testing.T) {
 		}
 		checkBoth(t, test, Options{}, src)
 	})
+}
+
+// TestParallelLimitSkipsPrefixes: when a worker hits a limit, the
+// prefixes no worker took yet are skipped, and the search still ends
+// Unknown with the limit's reason (merging the skipped prefixes' empty
+// findings panicked once final states were packed). Each worker fails on
+// its first prefix, whose relation arena does not fit under 64 KiB, so
+// every later prefix is skipped.
+func TestParallelLimitSkipsPrefixes(t *testing.T) {
+	test := mustParse(t, "rcu", shapes.RCURing("GGRRRRGG"))
+	res, err := Check(context.Background(), test, Options{Workers: 2, minParallel: 2, MaxMemory: 64 << 10})
+	require.NoError(t, err)
+	require.Equal(t, Unknown, res.Verdict)
+	require.Contains(t, res.Reason, "memory cap: ")
+	require.Zero(t, res.States.Len())
 }

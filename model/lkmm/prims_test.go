@@ -215,5 +215,5 @@ exists (1:r1=0)`)
 	require.NoError(t, err)
 	require.True(t, res.Cut, "the spin loop can run past the bound")
 	require.Equal(t, Never, res.Verdict)
-	require.Len(t, res.States, 1)
+	require.Equal(t, 1, res.States.Len())
 }

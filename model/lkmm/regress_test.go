@@ -26,7 +26,7 @@ func runRegress(t *testing.T, cases []regressCase) {
 			require.NoError(t, err)
 			require.Equal(t, tc.verdict, res.Verdict, "verdict (reason %q)", res.Reason)
 			got := []string{}
-			for _, st := range res.States {
+			for _, st := range res.States.All() {
 				got = append(got, st.String())
 			}
 			require.Equal(t, tc.states, got, "final states")

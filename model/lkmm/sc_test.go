@@ -157,7 +157,7 @@ func lkmmStates(t *rapid.T, src string) []string {
 		t.Fatalf("%v\n%s", err, src)
 	}
 	var out []string
-	for _, s := range res.States {
+	for _, s := range res.States.All() {
 		out = append(out, s.String())
 	}
 	sort.Strings(out)

@@ -47,8 +47,8 @@ func TestThinAir(t *testing.T) {
 			res, err := Check(context.Background(), test, Options{})
 			require.NoError(t, err, f)
 			var got strings.Builder
-			fmt.Fprintf(&got, "States %d\n", len(res.States))
-			for _, s := range res.States {
+			fmt.Fprintf(&got, "States %d\n", res.States.Len())
+			for _, s := range res.States.All() {
 				got.WriteString(s.String() + "\n")
 			}
 			for _, fl := range res.Flags {

@@ -49,11 +49,11 @@ func benchCheck(b *testing.B, src string, m Machine, wantStates int) {
 			b.Fatal(err)
 		}
 	}
-	if wantStates > 0 && len(res.States) != wantStates {
-		b.Fatalf("%d final states, want %d", len(res.States), wantStates)
+	if wantStates > 0 && res.States.Len() != wantStates {
+		b.Fatalf("%d final states, want %d", res.States.Len(), wantStates)
 	}
 	b.ReportMetric(float64(res.Stats.States), "states")
-	b.ReportMetric(float64(len(res.States)), "finals")
+	b.ReportMetric(float64(res.States.Len()), "finals")
 	b.ReportMetric(res.Stats.BytesPerState, "bytes/state")
 	if s := res.Stats.Elapsed.Seconds(); s > 0 {
 		b.ReportMetric(float64(res.Stats.States)/s, "states/s")

@@ -138,18 +138,17 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) 
 		}
 	}
 	sort.Slice(outs, func(i, j int) bool { return lessVals(p, outs[i].vals, outs[j].vals) })
+	finals := report.NewStateSet[val](len(obs))
 	for _, o := range outs {
-		st := report.State{Values: make([]report.LocValue, len(obs))}
-		for i := range obs {
-			st.Values[i] = report.LocValue{Loc: res.Locs[i], Val: p.value(o.vals[i])}
-		}
-		res.States = append(res.States, st)
+		finals.Add(o.vals)
 		if o.holds {
 			res.Positive++
 		} else {
 			res.Negative++
 		}
 	}
+	res.States = finals.States(res.Locs, func(_ int, v val) report.Value { return p.value(v) },
+		func(_ int, a, b val) bool { return lessVal(p, a, b) })
 	// Stuck states first: the analysis may stop at the memory cap, and
 	// then the verdict is Unknown too.
 	res.Stuck = mc.stuck(sr, stuckIDs)
@@ -298,20 +297,28 @@ func runtimeErr(t *litmus.Test, err error) error {
 // location, integers numerically before addresses, addresses by name.
 func lessVals(p *program, a, b []val) bool {
 	for i := range a {
-		if a[i] == b[i] {
-			continue
+		if a[i] != b[i] {
+			return lessVal(p, a[i], b[i])
 		}
-		sa, oka := p.symbol(a[i])
-		sb, okb := p.symbol(b[i])
-		switch {
-		case oka && okb:
-			return sa < sb
-		case oka != okb:
-			return okb
-		}
-		return a[i] < b[i]
 	}
 	return false
+}
+
+// lessVal orders two different values of one location as herd does:
+// integers numerically before addresses, addresses by name.
+func lessVal(p *program, a, b val) bool {
+	if a == b {
+		return false
+	}
+	sa, oka := p.symbol(a)
+	sb, okb := p.symbol(b)
+	switch {
+	case oka && okb:
+		return sa < sb
+	case oka != okb:
+		return okb
+	}
+	return a < b
 }
 
 // invKeys returns the locations an invariant mentions, sorted as herd

@@ -44,6 +44,7 @@ type search struct {
 	reduced     bool
 	elapsed     time.Duration
 	budget      *limit.Budget
+	hold        *limit.Hold // the search's storage, as the budget accounts it
 }
 
 // maxBuffer bounds a store buffer's length. The machines' buffers are
@@ -54,7 +55,7 @@ const maxBuffer = 64
 
 func (m *machine) explore(o searchOpts) (*search, error) {
 	start := time.Now()
-	sr := &search{m: m, set: newStateSet(), goalHit: -1, reduced: o.reduced, budget: o.budget}
+	sr := &search{m: m, set: newStateSet(), goalHit: -1, reduced: o.reduced, budget: o.budget, hold: o.budget.Hold()}
 	for range o.inv {
 		sr.invHit = append(sr.invHit, -1)
 	}
@@ -78,6 +79,7 @@ func (m *machine) explore(o searchOpts) (*search, error) {
 		// 0.5 s past a 100 ms limit).
 		if id&63 == 0 || sr.transitions-polled >= 256 {
 			polled = sr.transitions
+			sr.hold.Set(uint64(sr.bytes()))
 			if err := o.budget.Err(); err != nil {
 				sr.unknown = err.Error()
 				break
@@ -181,8 +183,8 @@ func (sr *search) state(id int) *mstate {
 }
 
 // bytes is the memory the search's own storage takes: the visited set,
-// parents, actions and edges. It is a statistic (Stats.BytesPerState); the
-// memory cap is on what the whole process holds (internal/limit).
+// parents, actions and edges: Stats.BytesPerState, and what the search
+// holds for its memory cap (internal/limit).
 func (sr *search) bytes() int64 {
 	return sr.set.size() + int64(cap(sr.parent))*4 + int64(cap(sr.via))*4 + int64(cap(sr.edgeFrom)+cap(sr.edgeTo))*4
 }

@@ -19,7 +19,7 @@ func run(t *testing.T, src string, m Machine, opt report.Options) *report.Result
 
 func stateLines(r *report.Result) []string {
 	var out []string
-	for _, s := range r.States {
+	for _, s := range r.States.All() {
 		out = append(out, s.String())
 	}
 	return out

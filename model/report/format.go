@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -16,19 +17,34 @@ func (v Value) String() string {
 	return strconv.FormatInt(v.Int, 10)
 }
 
+// appendTo appends the value as String prints it.
+func (v Value) appendTo(b []byte) []byte {
+	if v.Sym != "" {
+		return append(b, v.Sym...)
+	}
+	return strconv.AppendInt(b, v.Int, 10)
+}
+
 // String prints a state as one herd state line: "0:r0=1; [x]=2;".
 func (s State) String() string {
-	var b strings.Builder
+	var b []byte
 	for i, lv := range s.Values {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(lv.Loc)
-		b.WriteByte('=')
-		b.WriteString(lv.Val.String())
-		b.WriteByte(';')
+		b = appendBinding(b, i, lv.Loc, lv.Val)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendBinding appends the i-th binding of a herd state line, "0:r0=1;"
+// ("[x]=2;" after a space when i > 0): the one printer of state lines,
+// for State and for the packed States.
+func appendBinding(b []byte, i int, loc string, v Value) []byte {
+	if i > 0 {
+		b = append(b, ' ')
+	}
+	b = append(b, loc...)
+	b = append(b, '=')
+	b = v.appendTo(b)
+	return append(b, ';')
 }
 
 // String prints one step, for instance
@@ -100,13 +116,17 @@ func (t Trace) String() string {
 // search stopped. The kernel's judgelitmus.sh, which looks for the
 // expected word on the Observation line (and "Never 0 0" for DEADLOCK),
 // then reports the test as not verified.
+//
+// The state lines are streamed from the packed States, never all held
+// as text.
 func (r *Result) WriteHerd(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Test %s %s\n", r.Name, r.Kind)
-	fmt.Fprintf(&b, "States %d\n", len(r.States))
-	for _, s := range r.States {
-		b.WriteString(s.String())
-		b.WriteByte('\n')
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "Test %s %s\n", r.Name, r.Kind)
+	fmt.Fprintf(b, "States %d\n", r.States.Len())
+	var line []byte
+	for i := 0; i < r.States.Len(); i++ {
+		line = append(r.States.AppendLine(line[:0], i), '\n')
+		b.Write(line)
 	}
 	unknown := r.Verdict == Unknown
 	switch {
@@ -118,19 +138,18 @@ func (r *Result) WriteHerd(w io.Writer) error {
 	}
 	if !unknown {
 		pos, neg := r.Witnesses()
-		fmt.Fprintf(&b, "Witnesses\nPositive: %d Negative: %d\n", pos, neg)
+		fmt.Fprintf(b, "Witnesses\nPositive: %d Negative: %d\n", pos, neg)
 	}
 	for _, f := range r.Flags {
-		fmt.Fprintf(&b, "Flag %s\n", f)
+		fmt.Fprintf(b, "Flag %s\n", f)
 	}
 	if r.Condition != "" {
-		fmt.Fprintf(&b, "Condition %s\n", r.Condition)
+		fmt.Fprintf(b, "Condition %s\n", r.Condition)
 	}
 	if unknown {
-		fmt.Fprintf(&b, "Observation %s %s\n", r.Name, r.Verdict)
+		fmt.Fprintf(b, "Observation %s %s\n", r.Name, r.Verdict)
 	} else {
-		fmt.Fprintf(&b, "Observation %s %s %d %d\n", r.Name, r.Verdict, r.Positive, r.Negative)
+		fmt.Fprintf(b, "Observation %s %s %d %d\n", r.Name, r.Verdict, r.Positive, r.Negative)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }

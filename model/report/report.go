@@ -23,11 +23,11 @@ type Options struct {
 	// Timeout bounds the wall time; 0 means no bound beyond ctx. Reaching
 	// it (or ctx's deadline or cancellation) gives Verdict Unknown.
 	Timeout time.Duration
-	// MaxMemory caps, in bytes, the memory the process holds, as the Go
-	// runtime counts it (heap, stacks and the runtime's own data, less
-	// what it returned to the system); 0 means DefaultMaxMemory. Reaching
-	// it gives Verdict Unknown. The cap is on the whole process: searches
-	// running at the same time share it.
+	// MaxMemory caps, in bytes, the memory the check holds, as its engine
+	// accounts it (visited sets, relation arenas, final states:
+	// internal/limit); 0 means DefaultMaxMemory. Reaching it gives
+	// Verdict Unknown. The cap is per check: the answer does not depend
+	// on what else the process runs, before or beside it.
 	MaxMemory uint64
 	// WitnessFor, when non-nil, is a final-state proposition to explain
 	// instead of the test's condition: Result.Witness is then a trace to a
@@ -105,8 +105,8 @@ type Result struct {
 	// every State.
 	Locs []string
 	// States are the reachable final states (after the filter), projected
-	// on Locs, distinct and sorted as herd sorts them.
-	States []State
+	// on Locs, distinct and sorted as herd sorts them, packed (States).
+	States States
 	// Verdict is Never/Sometimes/Always over States for the condition's
 	// proposition, or Unknown with Reason when the search was cut short
 	// (then States holds only the final states found so far). A search

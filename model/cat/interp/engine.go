@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
@@ -49,8 +48,8 @@ type CheckOptions struct {
 type Result struct {
 	Name string
 	// States are the final states of the allowed executions that pass
-	// the filter, sorted as herd sorts them.
-	States  []axiom.State
+	// the filter, sorted as herd sorts them, packed.
+	States  report.States
 	Verdict axiom.Verdict
 	Reason  string // why the verdict is Unknown
 	Ok      bool   // herd's Ok/No
@@ -194,10 +193,9 @@ type search struct {
 	ce    *axiom.CondEval
 	dom   [][]axiom.Val // the value domains of the paths
 	final []bool        // locations whose final write a candidate chooses
-	// states maps the key of each final state seen to the state.
-	states map[string]axiom.State
+	// finals are the distinct final states seen, packed.
+	finals *axiom.Finals
 	flags  map[string]bool
-	key    []byte
 	stop   error
 
 	// The runner of the current structure of execution.
@@ -248,7 +246,8 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 	if err != nil {
 		return nil, err
 	}
-	s := &search{ctx: ctx, m: m, p: p, opt: opt, res: res, ce: ce, dom: dom, states: map[string]axiom.State{}, flags: map[string]bool{}}
+	s := &search{ctx: ctx, m: m, p: p, opt: opt, res: res, ce: ce, dom: dom, flags: map[string]bool{}}
+	s.finals = ce.NewFinals(p.Budget)
 	s.final = make([]bool, len(p.Names))
 	mark := func(name string) {
 		if p.Symbol != nil {
@@ -277,7 +276,7 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 	}
 	s.r = m.getRunner()
 	defer m.putRunner(s.r)
-	s.r.al.Budget = p.Budget
+	s.r.al.SetBudget(p.Budget)
 	s.r.emit = s.emit
 	err = p.Combine(ctx, dom, paths, s.r.al, s.execution)
 	if err == nil {
@@ -417,7 +416,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 				s.mem = make([]axiom.Val, len(s.p.Names))
 			}
 			// The final state is read only while this candidate is
-			// evaluated (Key and Observe copy what they keep).
+			// evaluated (Finals.Add copies what it keeps).
 			fin := axiom.Final{Mem: s.mem, Regs: x.SymbolicRegs(sym)}
 			fwSet := x.Al.Set(x.N)
 			for l := range fin.Mem {
@@ -497,10 +496,7 @@ func (s *search) emit(o outcome) bool {
 	for _, f := range o.flags {
 		s.flags[f] = true
 	}
-	s.key = s.ce.Key(s.fin, s.key[:0])
-	if _, seen := s.states[string(s.key)]; !seen {
-		s.states[string(s.key)] = s.ce.Observe(s.fin)
-	}
+	s.finals.Add(s.fin)
 	return true
 }
 
@@ -554,12 +550,7 @@ func (s *search) finish() {
 		r.Verdict = axiom.Sometimes
 	}
 	r.Ok = s.ce.Ok(r.Positive, r.Negative)
-	sts := make([]axiom.State, 0, len(s.states))
-	for _, st := range s.states {
-		sts = append(sts, st)
-	}
-	s.ce.SortStates(sts)
-	r.States = sts
+	r.States = s.finals.States()
 	for f := range s.flags {
 		r.Flags = append(r.Flags, f)
 	}
@@ -572,11 +563,7 @@ func (s *search) finish() {
 // finalText prints the observed part of the candidate's final state as
 // herd prints a state.
 func (s *search) finalText() string {
-	var b strings.Builder
-	for _, v := range s.ce.Observe(s.fin) {
-		b.WriteString(v.Loc + "=" + v.Val + "; ")
-	}
-	return strings.TrimSuffix(b.String(), " ")
+	return s.ce.Line(s.fin)
 }
 
 // bindBase binds the names every model starts from: the primitive sets

@@ -122,10 +122,10 @@ func compareWithNative(t *testing.T, m *Model, test *litmus.Test) {
 	got, err := m.Check(context.Background(), p, CheckOptions{})
 	require.NoError(t, err, test.Name)
 	var a, b []string
-	for _, s := range got.States {
+	for _, s := range got.States.All() {
 		a = append(a, s.String())
 	}
-	for _, s := range native.States {
+	for _, s := range native.States.All() {
 		b = append(b, s.String())
 	}
 	require.Equal(t, b, a, "%s: states", test.Name)

@@ -69,8 +69,8 @@ func TestThinAir(t *testing.T) {
 // States block, the flags and the Observation line.
 func herdBlock(name string, res *Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "States %d\n", len(res.States))
-	for _, s := range res.States {
+	fmt.Fprintf(&b, "States %d\n", res.States.Len())
+	for _, s := range res.States.All() {
 		b.WriteString(s.String() + "\n")
 	}
 	flags := append([]string(nil), res.Flags...)

@@ -63,8 +63,8 @@ func TestModelVariants(t *testing.T) {
 				res, err := m.Check(context.Background(), p, CheckOptions{})
 				require.NoError(t, err, rel)
 				var got strings.Builder
-				fmt.Fprintf(&got, "States %d\n", len(res.States))
-				for _, s := range res.States {
+				fmt.Fprintf(&got, "States %d\n", res.States.Len())
+				for _, s := range res.States.All() {
 					got.WriteString(s.String() + "\n")
 				}
 				fmt.Fprintf(&got, "Observation %s %s %d %d\n", test.Name, res.Verdict, res.Positive, res.Negative)

@@ -42,3 +42,29 @@ func IRIW(k int) string {
 	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
 	return b.String()
 }
+
+// RCURing returns the ring of paulmckrcu/litmus's auto/C-RW-* tests:
+// thread i reads x_i and then writes x_{i+1}, separated by
+// synchronize_rcu() when kinds[i] is 'G' (a grace period) or inside an
+// RCU read-side critical section when it is 'R'; the condition asks that
+// every read sees the write before it. Each read has two sources, so the
+// test has 2^n candidate executions and, with the cycle forbidden or
+// not, close to 2^n distinct final states.
+func RCURing(kinds string) string {
+	var b strings.Builder
+	n := len(kinds)
+	fmt.Fprintf(&b, "C RCU-ring-%s\n\n{}\n\n", kinds)
+	var cond []string
+	for i := 0; i < n; i++ {
+		j := (i + 1) % n
+		fmt.Fprintf(&b, "P%d(int *x%d, int *x%d)\n{\n", i, i, j)
+		if kinds[i] == 'G' {
+			fmt.Fprintf(&b, "\tint r1 = READ_ONCE(*x%d);\n\tsynchronize_rcu();\n\tWRITE_ONCE(*x%d, 1);\n}\n\n", i, j)
+		} else {
+			fmt.Fprintf(&b, "\trcu_read_lock();\n\tint r1 = READ_ONCE(*x%d);\n\tWRITE_ONCE(*x%d, 1);\n\trcu_read_unlock();\n}\n\n", i, j)
+		}
+		cond = append(cond, fmt.Sprintf("%d:r1=1", i))
+	}
+	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
+	return b.String()
+}
