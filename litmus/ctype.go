@@ -52,27 +52,14 @@ var (
 	cInt  = &ctype{kind: kInt, name: "int", size: 4, align: 4, complete: true}
 )
 
-// intTypes are the integer types a code test may name, with their size.
-var intTypes = map[string]int{
-	"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "_Bool": 1,
-	"short": 2, "unsigned short": 2, "short int": 2, "unsigned short int": 2,
-	"int": 4, "signed": 4, "signed int": 4, "unsigned": 4, "unsigned int": 4,
-	"long": 8, "long int": 8, "unsigned long": 8, "unsigned long int": 8, "signed long": 8,
-	"long long": 8, "unsigned long long": 8, "long long int": 8, "unsigned long long int": 8,
-	"u8": 1, "u16": 2, "u32": 4, "u64": 8, "s8": 1, "s16": 2, "s32": 4, "s64": 8,
-	"__u8": 1, "__u16": 2, "__u32": 4, "__u64": 8, "__s8": 1, "__s16": 2, "__s32": 4, "__s64": 8,
-	"uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "uint64_t": 8,
-	"int8_t": 1, "int16_t": 2, "int32_t": 4, "int64_t": 8,
-	"size_t": 8, "ssize_t": 8, "uintptr_t": 8, "intptr_t": 8, "gfp_t": 4, "__poll_t": 4,
-	"pid_t": 4, "uid_t": 4, "loff_t": 8, "ktime_t": 8,
-}
-
-// opaqueTypes are the kernel's scalar objects that only primitives use,
-// with their size: each is one location, as in a plain test.
-var opaqueTypes = map[string]int{
-	"atomic_t": 4, "atomic_long_t": 8, "atomic64_t": 8, "refcount_t": 4,
-	"spinlock_t": 4, "raw_spinlock_t": 4, "arch_spinlock_t": 4,
-	"seqcount_t": 4, "local_t": 8,
+// scalarType returns the type of a code test that C scalar name
+// declares (an integer or one of the kernel's opaque objects), or nil.
+func scalarType(name string) *ctype {
+	s, ok := cScalars[name]
+	if !ok || !s.Code {
+		return nil
+	}
+	return &ctype{kind: kInt, name: name, size: s.Size, align: s.Size, complete: true, opaque: s.Opaque}
 }
 
 // sizeOf and friends give a type's layout; an incomplete struct has

@@ -447,11 +447,7 @@ func (lw *lowerer) typeOf(s string, pos Pos) *ctype {
 	case name == "void":
 		t = cVoid
 	default:
-		if n, ok := intTypes[name]; ok {
-			t = &ctype{kind: kInt, name: name, size: n, align: n, complete: true}
-		} else if n, ok := opaqueTypes[name]; ok {
-			t = &ctype{kind: kInt, name: name, size: n, align: n, complete: true, opaque: true}
-		}
+		t = scalarType(name)
 	}
 	if t == nil {
 		lw.errorf(nil, pos, "unknown type %s", name)

@@ -213,13 +213,8 @@ func (p *parser) parseDeclSpec(typedef *bool) (*ctype, bool) {
 				p.next()
 				continue
 			}
-			if n, ok := intTypes[p.lit]; ok {
-				t = &ctype{kind: kInt, name: p.lit, size: n, align: n, complete: true}
-				p.next()
-				continue
-			}
-			if n, ok := opaqueTypes[p.lit]; ok {
-				t = &ctype{kind: kInt, name: p.lit, size: n, align: n, complete: true, opaque: true}
+			if st := scalarType(p.lit); st != nil {
+				t = st
 				p.next()
 				continue
 			}
@@ -228,12 +223,12 @@ func (p *parser) parseDeclSpec(typedef *bool) (*ctype, bool) {
 	}
 	if words != nil {
 		name := strings.Join(words, " ")
-		n, ok := intTypes[name]
-		if !ok {
+		st := scalarType(name) // words of intWord: never an opaque object's name
+		if st == nil {
 			p.error(pos, "unknown type "+name)
 			return nil, false
 		}
-		return &ctype{kind: kInt, name: name, size: n, align: n, complete: true}, true
+		return st, true
 	}
 	if t == nil {
 		if p.tok == tIdent {

@@ -90,11 +90,9 @@ func (p *parser) parseCodeInitDecl() {
 	var name string
 	namePos := p.pos
 	if p.tok == tIdent && !p.typeWord(p.lit) && p.code.typedefs[p.lit] == nil && !declWords[p.lit] {
-		if _, ok := intTypes[p.lit]; !ok {
-			if _, ok := opaqueTypes[p.lit]; !ok {
-				name, t = p.lit, cInt // herd's "x = 1;"
-				p.next()
-			}
+		if scalarType(p.lit) == nil {
+			name, t = p.lit, cInt // herd's "x = 1;"
+			p.next()
 		}
 	}
 	if t == nil {

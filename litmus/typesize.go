@@ -18,24 +18,13 @@ const (
 	Herd
 )
 
-// cTypeSizes are the sizes in bytes of the C types whose size does not
-// depend on the data model.
-var cTypeSizes = map[string]int{
-	"char": 1, "signed char": 1, "unsigned char": 1, "int8_t": 1, "uint8_t": 1,
-	"short": 2, "signed short": 2, "unsigned short": 2, "int16_t": 2, "uint16_t": 2,
-	"int": 4, "signed": 4, "signed int": 4, "unsigned": 4, "unsigned int": 4, "int32_t": 4, "uint32_t": 4,
-	"unsigned long": 8, "long long": 8, "unsigned long long": 8, "int64_t": 8, "uint64_t": 8,
-	"intptr_t": 8, "uintptr_t": 8,
-	// The kernel's fixed-size types (include/uapi/asm-generic/int-ll64.h).
-	"u8": 1, "s8": 1, "u16": 2, "s16": 2, "u32": 4, "s32": 4, "u64": 8, "s64": 8,
-}
-
 // TypeSize returns the size in bytes of a location of C type typ, as
 // written in a test's init section, under data model dm: the stride of
 // an array's elements and the width of its accesses.
 //
-// A type this table does not name (none written, or a kernel typedef
-// such as atomic_t) is 4 bytes under Herd, herd's default int;
+// The size is its row's in the C scalar table (LookupCScalar) where
+// herd knows the type. One herd does not know (none written, or a
+// kernel typedef such as atomic_t) is 4 bytes under Herd, herd's int;
 // under LP64 it is read from its name: 8 bytes for one that says 64 or
 // long, 1 for int8 or char, 2 for int16 or short, 4 for another int, and
 // 8 otherwise (no type, a lock, atomic_t: the operational engines give
@@ -51,8 +40,8 @@ func TypeSize(typ string, dm DataModel) int {
 		}
 		return 8
 	}
-	if n, ok := cTypeSizes[typ]; ok {
-		return n
+	if s, ok := cScalars[typ]; ok && s.Herd {
+		return s.Size
 	}
 	if dm == Herd {
 		return 4

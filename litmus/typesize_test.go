@@ -21,6 +21,9 @@ func TestTypeSize(t *testing.T) {
 		{"u8", 1, 1}, {"s16", 2, 2}, {"u32", 4, 4}, {"u64", 8, 8}, // the kernel's fixed sizes
 		{"atomic64_t", 8, 4}, {"my_int16", 2, 4}, // other names: by their words under LP64
 		{"atomic_t", 8, 4}, {"spinlock_t", 8, 4},
+		// Rows of the C scalar table that herd does not know: by their words
+		// under LP64 (a code test's bool is 1 byte, pid_t 4; a plain one's not).
+		{"signed short", 2, 2}, {"short int", 2, 4}, {"bool", 8, 4}, {"pid_t", 8, 4}, {"__u8", 8, 4},
 	} {
 		require.Equal(t, c.lp64, TypeSize(c.typ, LP64), "LP64 size of %q", c.typ)
 		require.Equal(t, c.herd, TypeSize(c.typ, Herd), "herd's size of %q", c.typ)

@@ -1,4 +1,5 @@
-// Package ctype gives the integer types of kernel C their widths, as the
+// Package ctype gives the integer types of kernel C their widths (read
+// from litmus's one table of C scalar types, litmus.LookupCScalar), as the
 // kernel compiles them on its 64-bit architectures (LP64: int is 32 bits,
 // long and pointers 64; char is unsigned, -funsigned-char since Linux
 // 6.2), and converts a value to a type the way those compilers do:
@@ -9,7 +10,11 @@
 // (docs/semantics.md, "Arithmetic").
 package ctype
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
 
 // Kind is how a type converts a 64-bit value: keep it (64-bit types,
 // pointers and types this package does not know), or keep its low Bits,
@@ -29,19 +34,11 @@ func Of(t string) Kind {
 	if strings.HasSuffix(t, "*") {
 		return Kind{}
 	}
-	switch t {
-	case "", "int", "signed", "signed int", "s32", "int32_t", "__s32":
-		return Kind{32, true}
-	case "unsigned", "unsigned int", "u32", "uint32_t", "__u32":
-		return Kind{32, false}
-	case "short", "short int", "signed short", "signed short int", "s16", "int16_t", "__s16":
-		return Kind{16, true}
-	case "unsigned short", "unsigned short int", "u16", "uint16_t", "__u16":
-		return Kind{16, false}
-	case "signed char", "s8", "int8_t", "__s8":
-		return Kind{8, true}
-	case "char", "unsigned char", "u8", "uint8_t", "__u8":
-		return Kind{8, false}
+	if t == "" {
+		t = "int"
+	}
+	if s, ok := litmus.LookupCScalar(t); ok && s.Arith && s.Size < 8 {
+		return Kind{uint8(8 * s.Size), s.Signed}
 	}
 	return Kind{}
 }
@@ -66,12 +63,6 @@ func (k Kind) Narrow() bool { return k.Bits != 0 && k.Bits < 64 }
 // size_t, atomic_long_t, ...): one whose values the architectures' 32-bit
 // default (herd's registers and locations are int) would cut.
 func Wide(t string) bool {
-	switch strings.Join(strings.Fields(t), " ") {
-	case "long", "long int", "signed long", "unsigned long", "unsigned long int",
-		"long long", "long long int", "unsigned long long", "unsigned long long int",
-		"s64", "u64", "__s64", "__u64", "int64_t", "uint64_t", "size_t", "ssize_t",
-		"intptr_t", "uintptr_t", "atomic_long_t", "atomic64_t":
-		return true
-	}
-	return false
+	s, ok := litmus.LookupCScalar(strings.Join(strings.Fields(t), " "))
+	return ok && s.Arith && s.Size == 8
 }
