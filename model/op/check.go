@@ -58,37 +58,17 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) 
 	for _, k := range obs {
 		res.Locs = append(res.Locs, k.String())
 	}
-	var cond, filter, witnessFor *cprop
-	if t.Cond != nil {
-		if cond, err = p.compileProp(t.Cond.Prop); err != nil {
-			return nil, err
-		}
-	}
-	if t.Filter != nil {
-		if filter, err = p.compileProp(t.Filter); err != nil {
-			return nil, err
-		}
-	}
-	if opt.WitnessFor != nil {
-		if witnessFor, err = p.compileProp(opt.WitnessFor); err != nil {
-			return nil, report.AsPropError(err)
-		}
-	}
-	var invs []*cprop
-	for _, inv := range t.Invariants {
-		c, err := p.compileProp(inv.Prop)
-		if err != nil {
-			return nil, err
-		}
-		invs = append(invs, c)
+	pr, err := compileProps(p, t, opt)
+	if err != nil {
+		return nil, err
 	}
 
-	so := searchOpts{maxStates: opt.MaxStates, inv: invs, edges: p.hasLoops}
+	so := searchOpts{maxStates: opt.MaxStates, inv: pr.invs, edges: p.hasLoops}
 	if so.maxStates <= 0 {
 		so.maxStates = report.DefaultMaxStates
 	}
 	so.budget = budget
-	if ok, _ := porPossible(p); ok && !opt.Plain && len(invs) == 0 {
+	if ok, _ := porPossible(p); ok && !opt.Plain && len(pr.invs) == 0 {
 		so.reduced = true
 	}
 	sr, err := mc.explore(so)
@@ -100,44 +80,8 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) 
 		res.Stats.Engine = "reduced"
 	}
 
-	// Final states, projected and deduplicated; the first state found for
-	// each outcome is kept for witnesses.
-	type outcome struct {
-		vals  []val
-		id    int
-		holds bool // the condition's proposition holds
-	}
-	seen := map[string]int{}
-	var outs []outcome
-	var stuckIDs, droppedIDs []int
 	scratch := mc.blank()
-	var key []byte
-	for _, id := range sr.terminals {
-		s := sr.decode(id, scratch)
-		if !mc.final(s) {
-			if mc.dropped(s) {
-				droppedIDs = append(droppedIDs, id)
-			} else {
-				stuckIDs = append(stuckIDs, id)
-			}
-			continue
-		}
-		if filter != nil && !filter.eval(s) {
-			continue
-		}
-		vals := make([]val, len(obs))
-		key = key[:0]
-		for i, o := range obs {
-			vals[i] = o.get(s)
-			key = binary.AppendVarint(key, vals[i])
-		}
-		if _, dup := seen[string(key)]; !dup {
-			seen[string(key)] = len(outs)
-			holds := cond == nil || cond.eval(s)
-			outs = append(outs, outcome{vals, id, holds})
-		}
-	}
-	sort.Slice(outs, func(i, j int) bool { return lessVals(p, outs[i].vals, outs[j].vals) })
+	outs, stuckIDs, droppedIDs := mc.outcomes(sr, obs, pr, scratch)
 	finals := report.NewStateSet[val](len(obs))
 	for _, o := range outs {
 		finals.Add(o.vals)
@@ -152,12 +96,110 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) 
 	// Stuck states first: the analysis may stop at the memory cap, and
 	// then the verdict is Unknown too.
 	res.Stuck = mc.stuck(sr, stuckIDs)
+	setVerdict(res, t, p, sr, len(pr.invs) > 0)
+	if !opt.NoWitness && (pr.cond != nil || pr.witnessFor != nil) {
+		res.Witness = mc.witness(t, sr, so, pr, outs, scratch)
+	}
+	for i, id := range sr.invHit {
+		if id < 0 {
+			continue
+		}
+		res.Violations = append(res.Violations, mc.violation(t, sr, t.Invariants[i], id))
+	}
+	res.InvariantsChecked = true
+	res.Dropped = mc.droppedReport(sr, droppedIDs)
+	res.Stats.Dropped = int64(len(droppedIDs))
+	res.Stats.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// props are a test's propositions, compiled for p.
+type props struct {
+	cond, filter, witnessFor *cprop
+	invs                     []*cprop
+}
+
+// compileProps compiles t's condition, filter and invariants and the
+// --witness-for proposition.
+func compileProps(p *program, t *litmus.Test, opt report.Options) (props, error) {
+	var pr props
+	var err error
+	if t.Cond != nil {
+		if pr.cond, err = p.compileProp(t.Cond.Prop); err != nil {
+			return pr, err
+		}
+	}
+	if t.Filter != nil {
+		if pr.filter, err = p.compileProp(t.Filter); err != nil {
+			return pr, err
+		}
+	}
+	if opt.WitnessFor != nil {
+		if pr.witnessFor, err = p.compileProp(opt.WitnessFor); err != nil {
+			return pr, report.AsPropError(err)
+		}
+	}
+	for _, inv := range t.Invariants {
+		c, err := p.compileProp(inv.Prop)
+		if err != nil {
+			return pr, err
+		}
+		pr.invs = append(pr.invs, c)
+	}
+	return pr, nil
+}
+
+// outcome is one final state's projection on the observed locations.
+type outcome struct {
+	vals  []val
+	id    int  // the first state found with these values, for witnesses
+	holds bool // the condition's proposition holds
+}
+
+// outcomes returns the search's final states that pass the filter,
+// projected on obs, deduplicated and sorted, and the terminal states
+// that are not final: stuck, or dropped.
+func (m *machine) outcomes(sr *search, obs []locKey, pr props, scratch *mstate) (outs []outcome, stuckIDs, droppedIDs []int) {
+	seen := map[string]int{}
+	var key []byte
+	for _, id := range sr.terminals {
+		s := sr.decode(id, scratch)
+		if !m.final(s) {
+			if m.dropped(s) {
+				droppedIDs = append(droppedIDs, id)
+			} else {
+				stuckIDs = append(stuckIDs, id)
+			}
+			continue
+		}
+		if pr.filter != nil && !pr.filter.eval(s) {
+			continue
+		}
+		vals := make([]val, len(obs))
+		key = key[:0]
+		for i, o := range obs {
+			vals[i] = o.get(s)
+			key = binary.AppendVarint(key, vals[i])
+		}
+		if _, dup := seen[string(key)]; !dup {
+			seen[string(key)] = len(outs)
+			holds := pr.cond == nil || pr.cond.eval(s)
+			outs = append(outs, outcome{vals, id, holds})
+		}
+	}
+	sort.Slice(outs, func(i, j int) bool { return lessVals(m.p, outs[i].vals, outs[j].vals) })
+	return outs, stuckIDs, droppedIDs
+}
+
+// setVerdict sets res's verdict from its counts of final states and the
+// search's completeness, and whether the test's condition is met.
+func setVerdict(res *report.Result, t *litmus.Test, p *program, sr *search, hasInvs bool) {
 	switch {
 	case sr.unknown != "" && res.Positive > 0 && res.Negative > 0:
 		// Reachable final states where the proposition holds and
 		// where it fails: Sometimes, whatever the rest of the graph.
 		res.Verdict, res.Incomplete = report.Sometimes, sr.unknown
-		if len(invs) > 0 {
+		if hasInvs {
 			res.Partial = append(res.Partial, "invariants")
 		}
 		if p.mayBlock() {
@@ -182,55 +224,50 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) 
 			res.Ok = res.Negative == 0
 		}
 	}
+}
 
-	// Witness: the first final state (in discovery order) that explains
-	// the verdict.
-	if !opt.NoWitness && (cond != nil || witnessFor != nil) {
-		want := func(s *mstate) bool {
-			if filter != nil && !filter.eval(s) {
-				return false
-			}
-			if witnessFor != nil {
-				return witnessFor.eval(s)
-			}
-			// exists P and ~exists P are explained by a state where P
-			// holds (for ~exists, the state that makes the test fail);
-			// forall P by one where it fails.
-			return cond.eval(s) != (t.Cond.Quant == litmus.Forall)
+// witness returns the trace to the first final state (in discovery
+// order) that explains the verdict, or nil.
+func (m *machine) witness(t *litmus.Test, sr *search, so searchOpts, pr props, outs []outcome, scratch *mstate) *report.Trace {
+	p := m.p
+	want := func(s *mstate) bool {
+		if pr.filter != nil && !pr.filter.eval(s) {
+			return false
 		}
-		best := -1
-		for _, o := range outs {
-			if (best < 0 || o.id < best) && want(sr.decode(o.id, scratch)) {
-				best = o.id
-			}
+		if pr.witnessFor != nil {
+			return pr.witnessFor.eval(s)
 		}
-		if best >= 0 {
-			if so.reduced && !p.fixedLength() {
-				res.Witness = mc.shortestWitness(so, want)
-			}
-			if res.Witness == nil {
-				tr := mc.trace(sr.path(best))
-				tr.Shortest = !so.reduced || p.fixedLength()
-				res.Witness = &tr
-			}
+		// exists P and ~exists P are explained by a state where P
+		// holds (for ~exists, the state that makes the test fail);
+		// forall P by one where it fails.
+		return pr.cond.eval(s) != (t.Cond.Quant == litmus.Forall)
+	}
+	best := -1
+	for _, o := range outs {
+		if (best < 0 || o.id < best) && want(sr.decode(o.id, scratch)) {
+			best = o.id
 		}
 	}
-
-	for i, id := range sr.invHit {
-		if id < 0 {
-			continue
-		}
-		inv := t.Invariants[i]
-		v := report.Violation{Invariant: "invariant (" + report.PropString(inv.Prop, t.Arch) + ")", Pos: t.File.Position(inv.Pos()), Trace: mc.trace(sr.path(id))}
-		v.Trace.Shortest = true
-		v.State = stateString(p, invKeys(p, inv.Prop), sr.state(id))
-		res.Violations = append(res.Violations, v)
+	if best < 0 {
+		return nil
 	}
-	res.InvariantsChecked = true
-	res.Dropped = mc.droppedReport(sr, droppedIDs)
-	res.Stats.Dropped = int64(len(droppedIDs))
-	res.Stats.Elapsed = time.Since(start)
-	return res, nil
+	if so.reduced && !p.fixedLength() {
+		if w := m.shortestWitness(so, want); w != nil {
+			return w
+		}
+	}
+	tr := m.trace(sr.path(best))
+	tr.Shortest = !so.reduced || p.fixedLength()
+	return &tr
+}
+
+// violation reports invariant inv, broken in state id.
+func (m *machine) violation(t *litmus.Test, sr *search, inv *litmus.Invariant, id int) report.Violation {
+	p := m.p
+	v := report.Violation{Invariant: "invariant (" + report.PropString(inv.Prop, t.Arch) + ")", Pos: t.File.Position(inv.Pos()), Trace: m.trace(sr.path(id))}
+	v.Trace.Shortest = true
+	v.State = stateString(p, invKeys(p, inv.Prop), sr.state(id))
+	return v
 }
 
 // mayBlock reports whether a thread of p can be left unable to finish: p
