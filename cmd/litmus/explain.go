@@ -343,26 +343,63 @@ type bufferEntry struct{ loc, val string }
 // writeTrace prints a trace step by step, with the store buffers
 // reconstructed from the buffered stores and drains it records.
 func writeTrace(w io.Writer, tr *model.Trace, m model.Model) {
-	buffers := map[int][]bufferEntry{}
-	for i, s := range tr.Steps {
-		changed := false
+	replayTrace(tr, func(i int, s model.Step, r replayed) {
 		var b strings.Builder
 		switch s.Kind {
 		case model.StepDrain:
-			fmt.Fprintf(&b, "%3d. P%d   drain     %s=%s reaches memory", i+1, s.Thread, s.Loc, valueString(s.Wrote))
-			buf := buffers[s.Thread]
+			fmt.Fprintf(&b, "%3d. P%d   drain     %s", i+1, s.Thread, r.note)
+		case model.StepBlock:
+			fmt.Fprintf(&b, "%3d. P%d   line %-3d %s   %s", i+1, s.Thread, s.Pos.Line, s.Text, r.note)
+		default:
+			fmt.Fprintf(&b, "%3d. P%d   line %-3d %s", i+1, s.Thread, s.Pos.Line, s.Text)
+			if r.note != "" {
+				b.WriteString("   -- " + r.note)
+			}
+		}
+		fmt.Fprintln(w, b.String())
+		if r.changed && m != model.SC {
+			fmt.Fprintf(w, "         buffers: %s\n", formatBuffers(r.buffers))
+		}
+	})
+	if !tr.Shortest {
+		fmt.Fprintln(w, "     (found by the reduced search: a valid execution, not necessarily a shortest one)")
+	}
+}
+
+// replayed is the machine after one step of a trace: what the step did
+// in words, the store buffers and the memory written so far, and whether
+// the step changed the buffers.
+type replayed struct {
+	note    string
+	buffers map[int][]bufferEntry // oldest first
+	memory  map[string]string     // the locations written to memory so far
+	changed bool
+}
+
+// replayTrace runs tr's steps again, reconstructing the store buffers and
+// memory from the buffered stores and drains it records, and calls visit
+// after each step (explain's text and serve's stepping both read it; the
+// maps are reused from step to step).
+func replayTrace(tr *model.Trace, visit func(i int, s model.Step, r replayed)) {
+	r := replayed{buffers: map[int][]bufferEntry{}, memory: map[string]string{}}
+	for i, s := range tr.Steps {
+		r.changed = false
+		var notes []string
+		switch s.Kind {
+		case model.StepDrain:
+			notes = append(notes, fmt.Sprintf("%s=%s reaches memory", s.Loc, valueString(s.Wrote)))
+			r.memory[s.Loc] = valueString(s.Wrote)
+			buf := r.buffers[s.Thread]
 			for j, e := range buf {
 				if e.loc == s.Loc {
-					buffers[s.Thread] = append(buf[:j:j], buf[j+1:]...)
+					r.buffers[s.Thread] = append(buf[:j:j], buf[j+1:]...)
 					break
 				}
 			}
-			changed = true
+			r.changed = true
 		case model.StepBlock:
-			fmt.Fprintf(&b, "%3d. P%d   line %-3d %s   waits forever", i+1, s.Thread, s.Pos.Line, s.Text)
+			notes = append(notes, "waits forever")
 		default:
-			fmt.Fprintf(&b, "%3d. P%d   line %-3d %s", i+1, s.Thread, s.Pos.Line, s.Text)
-			var notes []string
 			if s.Read != nil {
 				from := ""
 				switch s.From {
@@ -375,27 +412,20 @@ func writeTrace(w io.Writer, tr *model.Trace, m model.Model) {
 			}
 			if s.Wrote != nil {
 				if strings.Contains(s.Note, "buffered") {
-					buffers[s.Thread] = append(buffers[s.Thread], bufferEntry{s.Loc, valueString(s.Wrote)})
-					changed = true
+					r.buffers[s.Thread] = append(r.buffers[s.Thread], bufferEntry{s.Loc, valueString(s.Wrote)})
+					r.changed = true
 					notes = append(notes, fmt.Sprintf("%s=%s into the store buffer", s.Loc, valueString(s.Wrote)))
 				} else {
+					r.memory[s.Loc] = valueString(s.Wrote)
 					notes = append(notes, fmt.Sprintf("wrote %s=%s", s.Loc, valueString(s.Wrote)))
 				}
 			}
 			if s.Note != "" && !strings.Contains(s.Note, "buffered") {
 				notes = append(notes, s.Note)
 			}
-			if len(notes) > 0 {
-				b.WriteString("   -- " + strings.Join(notes, "; "))
-			}
 		}
-		fmt.Fprintln(w, b.String())
-		if changed && m != model.SC {
-			fmt.Fprintf(w, "         buffers: %s\n", formatBuffers(buffers))
-		}
-	}
-	if !tr.Shortest {
-		fmt.Fprintln(w, "     (found by the reduced search: a valid execution, not necessarily a shortest one)")
+		r.note = strings.Join(notes, "; ")
+		visit(i, s, r)
 	}
 }
 

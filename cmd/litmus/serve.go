@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net"
 	"net/http"
 	"os/signal"
@@ -269,54 +270,21 @@ func (s *server) steps(ctx context.Context, req *request) ([]step, error) {
 		return nil, err
 	}
 	var out []step
-	mem := map[string]string{}
-	bufs := map[int][]bufferEntry{}
-	for _, st := range r.Witness.Steps {
-		sp := step{Thread: st.Thread, Line: st.Pos.Line, Text: st.Text, Kind: "instr"}
-		var notes []string
+	replayTrace(r.Witness, func(_ int, st model.Step, rp replayed) {
+		sp := step{Thread: st.Thread, Line: st.Pos.Line, Text: st.Text, Kind: "instr", Note: rp.note,
+			Memory: maps.Clone(rp.memory), Buffers: map[int][]string{}}
 		switch st.Kind {
 		case model.StepDrain:
 			sp.Kind = "drain"
-			notes = append(notes, fmt.Sprintf("%s=%s reaches memory", st.Loc, valueString(st.Wrote)))
-			mem[st.Loc] = valueString(st.Wrote)
-			for j, e := range bufs[st.Thread] {
-				if e.loc == st.Loc {
-					bufs[st.Thread] = append(bufs[st.Thread][:j:j], bufs[st.Thread][j+1:]...)
-					break
-				}
-			}
 		case model.StepBlock:
 			sp.Kind = "block"
-			notes = append(notes, "waits forever")
-		default:
-			if st.Read != nil {
-				notes = append(notes, fmt.Sprintf("read %s=%s", st.Loc, valueString(st.Read)))
-			}
-			if st.Wrote != nil {
-				if strings.Contains(st.Note, "buffered") {
-					bufs[st.Thread] = append(bufs[st.Thread], bufferEntry{st.Loc, valueString(st.Wrote)})
-					notes = append(notes, fmt.Sprintf("%s=%s into the store buffer", st.Loc, valueString(st.Wrote)))
-				} else {
-					mem[st.Loc] = valueString(st.Wrote)
-					notes = append(notes, fmt.Sprintf("wrote %s=%s", st.Loc, valueString(st.Wrote)))
-				}
-			}
-			if st.Note != "" && !strings.Contains(st.Note, "buffered") {
-				notes = append(notes, st.Note)
-			}
 		}
-		sp.Note = strings.Join(notes, "; ")
-		sp.Memory = make(map[string]string, len(mem))
-		for k, v := range mem {
-			sp.Memory[k] = v
-		}
-		sp.Buffers = map[int][]string{}
-		for th, b := range bufs {
+		for th, b := range rp.buffers {
 			for _, e := range b {
 				sp.Buffers[th] = append(sp.Buffers[th], e.loc+"="+e.val)
 			}
 		}
 		out = append(out, sp)
-	}
+	})
 	return out, nil
 }

@@ -54,9 +54,10 @@ func writePlots(dir string, r results) ([]string, error) {
 	var groups []speedup
 	if r.wfree != nil {
 		for _, x := range r.wfree {
-			groups = append(groups, speedup{fmt.Sprintf("004 wfree %dT", x.Threads), x.After / x.Before})
+			groups = append(groups, speedup{fmt.Sprintf("004 wfree %dT", x.Threads), x.After / x.Before, 1 + x.Change.Q1/100, 1 + x.Change.Q3/100})
 		}
-		groups = append(groups, speedup{"004 patch", wfree.PatchReqPerSec[1] / wfree.PatchReqPerSec[0]})
+		pr := wfree.PatchReqPerSec[1] / wfree.PatchReqPerSec[0]
+		groups = append(groups, speedup{"004 patch", pr, pr, pr})
 		p, err := speedupPlot("004 sock_wfree: after / before throughput", groups)
 		if err != nil {
 			return files, err
@@ -67,8 +68,8 @@ func writePlots(dir string, r results) ([]string, error) {
 	}
 	if r.dstref != nil {
 		groups := []speedup{
-			{"002 this machine", r.dstref.After / r.dstref.Before},
-			{"002 patch", dstref.PatchMpps[1] / dstref.PatchMpps[0]},
+			{"002 this machine", r.dstref.After / r.dstref.Before, 1 + r.dstref.Change.Q1/100, 1 + r.dstref.Change.Q3/100},
+			{"002 patch", dstref.PatchMpps[1] / dstref.PatchMpps[0], dstref.PatchMpps[1] / dstref.PatchMpps[0], dstref.PatchMpps[1] / dstref.PatchMpps[0]},
 		}
 		p, err := speedupPlot("002 dst refcount: after / before packets per second", groups)
 		if err != nil {
@@ -85,9 +86,9 @@ func writePlots(dir string, r results) ([]string, error) {
 			if x.Writer {
 				name = "003 writer"
 			}
-			groups = append(groups, speedup{name, x.Before / x.After})
+			groups = append(groups, speedup{name, x.Before / x.After, x.Speedup.Q1, x.Speedup.Q3})
 		}
-		groups = append(groups, speedup{"003 patch", 1 + tsflags.PatchGain})
+		groups = append(groups, speedup{"003 patch", 1 + tsflags.PatchGain, 1 + tsflags.PatchGain, 1 + tsflags.PatchGain})
 		p, err := speedupPlot("003 sk_tsflags: before / after cycles per packet", groups)
 		if err != nil {
 			return files, err
@@ -181,9 +182,12 @@ func (p iqrPoints) Len() int                        { return len(p) }
 func (p iqrPoints) XY(i int) (float64, float64)     { return p[i].x, p[i].y }
 func (p iqrPoints) YError(i int) (float64, float64) { return p[i].lo, p[i].hi }
 
+// speedup is one bar: the ratio of medians, and the quartiles of the
+// per-pair ratios (lo = hi = ratio where there is no spread, as for the
+// patches' own figures), drawn as an error bar.
 type speedup struct {
-	name  string
-	ratio float64
+	name          string
+	ratio, lo, hi float64
 }
 
 // speedupPlot draws one bar per group: how many times faster "after" is.
@@ -212,6 +216,21 @@ func speedupPlot(title string, gs []speedup) (*plot.Plot, error) {
 	one.Color = grey
 	one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	p.Add(plotter.NewGrid(), bars, one)
+	var spread iqrPoints
+	for i, g := range gs {
+		if g.lo < g.hi {
+			spread = append(spread, iqrPoint{x: float64(i), y: g.ratio, lo: max(0, g.ratio-g.lo), hi: max(0, g.hi-g.ratio)})
+			top = max(top, g.hi)
+		}
+	}
+	if len(spread) > 0 {
+		eb, err := plotter.NewYErrorBars(spread)
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = orange
+		p.Add(eb)
+	}
 	labels, err := plotter.NewLabels(plotter.XYLabels{
 		XYs:    barTops(vals),
 		Labels: ratioLabels(vals),
