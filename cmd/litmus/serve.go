@@ -200,9 +200,16 @@ func (s *server) explain(w http.ResponseWriter, r *http.Request) {
 	if req.State != "" {
 		args = append(args, "--state", req.State)
 	}
-	text, errOut, code := s.run(r.Context(), req.Source, args...)
-	resp := map[string]any{"text": text + errOut, "code": code}
-	if dot, _, code := s.run(r.Context(), req.Source, append(args, "--dot", "-")...); code == exitOK {
+	// With --dot - the picture is explain's standard output and the
+	// text its standard error; only when there is nothing to draw is the
+	// text asked for again, without the picture.
+	dot, text, code := s.run(r.Context(), req.Source, append(args, "--dot", "-")...)
+	if code != exitOK {
+		out, errOut, c := s.run(r.Context(), req.Source, args...)
+		text, code = out+errOut, c
+	}
+	resp := map[string]any{"text": text, "code": code}
+	if dot != "" && strings.HasPrefix(dot, "digraph") {
 		resp["dot"] = dot
 		if svg, err := renderDot(r.Context(), []byte(dot), "svg"); err == nil {
 			resp["svg"] = string(svg)
