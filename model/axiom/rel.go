@@ -109,6 +109,7 @@ type Arena struct {
 	// Events is the size of the current execution, for messages.
 	Events int
 	ticks  uint32
+	sccs   *sccScratch // the closure's working memory (closure.go)
 	hold   *limit.Hold // the chunks' share of what the search holds
 	bytes  uint64      // the chunks' size
 }
@@ -400,44 +401,12 @@ func (r Rel) Plus() Rel {
 		}
 		return u
 	}
-	if w == 2 {
-		r.al.Tick()
-		b := u.b
-		for k := 0; k < r.n; k++ {
-			rk0, rk1 := b[2*k], b[2*k+1]
-			if rk0|rk1 == 0 {
-				continue
-			}
-			word, bit := k>>6, uint64(1)<<(uint(k)&63)
-			for i := word; i < len(b); i += 2 {
-				if b[i]&bit != 0 {
-					row := i &^ 1
-					b[row] |= rk0
-					b[row+1] |= rk1
-				}
-			}
-		}
-		return u
-	}
-	for k := 0; k < r.n; k++ {
-		if k&63 == 63 {
-			r.al.Poll()
-		}
-		rk := u.b[k*w : (k+1)*w]
-		bit := uint64(1) << (uint(k) & 63)
-		for i := 0; i < r.n; i++ {
-			if u.b[i*w+k>>6]&bit != 0 {
-				ri := u.b[i*w : (i+1)*w]
-				for t := range ri {
-					ri[t] |= rk[t]
-				}
-			}
-		}
-	}
+	// More words a row: by strongly connected components (closure.go).
+	r.al.Tick()
+	r.tarjan(&u, false)
 	return u
 }
 
-// Star returns the reflexive-transitive closure r*.
 func (r Rel) Star() Rel { return r.Plus().Opt() }
 
 // Restrict returns [s] ; r ; [t]; a nil set means every event.
@@ -513,10 +482,12 @@ func (r Rel) Irreflexive() bool {
 
 // Acyclic reports whether r has no cycle. With one word per row it peels
 // sources off the graph (a cycle remains when no event is left without a
-// predecessor); otherwise it looks for an event reaching itself in r+.
+// predecessor); otherwise it walks r's strongly connected components
+// (closure.go) and stops at the first cyclic one.
 func (r Rel) Acyclic() bool {
 	if r.w != 1 {
-		return r.Plus().Irreflexive()
+		r.al.Tick()
+		return r.tarjan(nil, true)
 	}
 	left := ^uint64(0) >> uint(64-r.n)
 	if r.n == 0 {
@@ -721,4 +692,19 @@ func (s Set) CopyTo(al *Arena) Set {
 	u := al.Set(len(s) * 64)
 	copy(u, s)
 	return u
+}
+
+// Image returns the events r relates some event of s to: the row of s
+// in r, {j | (i, j) in r for some i in s}.
+func (r Rel) Image(s Set) Set {
+	out := Set(r.al.words(r.w))
+	for wi, x := range s {
+		for ; x != 0; x &= x - 1 {
+			k := wi*64 + bits.TrailingZeros64(x)
+			for t, y := range r.b[k*r.w : (k+1)*r.w] {
+				out[t] |= y
+			}
+		}
+	}
+	return out
 }

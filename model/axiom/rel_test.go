@@ -70,8 +70,16 @@ func TestSeqPlus(t *testing.T) {
 		if !sameRel(r.Seq(s), naiveSeq(r, s, n), n) {
 			t.Fatalf("r;s differs from its definition (n=%d)", n)
 		}
-		if !sameRel(r.Plus(), naivePlus(r, n), n) {
+		want := naivePlus(r, n)
+		if !sameRel(r.Plus(), want, n) {
 			t.Fatalf("r+ differs from its definition (n=%d)", n)
+		}
+		if r.Acyclic() != want.Irreflexive() {
+			t.Fatalf("Acyclic is %v, r+ irreflexive is %v (n=%d)", r.Acyclic(), want.Irreflexive(), n)
+		}
+		plus, ok := r.PlusCheck()
+		if !sameRel(plus, want, n) || ok != want.Irreflexive() {
+			t.Fatalf("PlusCheck differs from r+ and its irreflexivity (n=%d)", n)
 		}
 	})
 }
@@ -103,6 +111,7 @@ func TestArenaReuse(t *testing.T) {
 			{"r\\s", ar.Minus(as), r.Minus(s)},
 			{"r;s", ar.Seq(as), naiveSeq(r, s, n)},
 			{"r|s", Union(ar, as), Union(r, s)},
+			{"r+", ar.Plus(), naivePlus(r, n)},
 		} {
 			if !sameRel(c.got, c.want, n) || !c.got.Equal(c.want) {
 				t.Fatalf("%s on reused words differs (n=%d)", c.name, n)

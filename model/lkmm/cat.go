@@ -52,251 +52,300 @@ func (x *execution) model(explain bool) outcome { return x.eval(explain, false) 
 // the part is consistent.
 func (x *execution) hbFails() bool { return x.eval(false, true).failed != "" }
 
+// catRun is one evaluation of the model over a candidate: the relations
+// computed so far, topic by topic, in the order of the cat files.
+type catRun struct {
+	x       *execution
+	f       *fixedRels
+	explain bool
+	flags   []string
+
+	po, rf, co, fr, rfe, rfi, coe, fre Rel
+	addr, ctrl, data                   Rel
+	srcuRscs                           Rel
+	pulp, strongFence, nonrwFence      Rel
+	fence, rmwSeq, cumulFence          Rel
+	cfStar, ppo, prop, hb, hbStar      Rel
+	pb, pbStar, rcuFence, rb           Rel
+	carried                            bool // carry-dep changed addr, ctrl and data
+}
+
+// eval runs the model's checks on x in herd's order and returns the
+// first that fails, or the flags of a consistent x; uptoHB stops after
+// happens-before (hbFails).
 func (x *execution) eval(explain, uptoHB bool) outcome {
-	n := x.n
-	al := x.al
-	id := func(s Set) Rel { return al.Ident(n, s) }
-	fencerel := func(s Set) Rel { return x.po.Restrict(nil, s).Seq(x.po) }
-	po, rf, co := x.po, x.rf, x.co
-	ext := x.ext
-	rfi := rf.Inter(x.int_)
 	f := x.fixed()
 	if f.failed != "" {
 		return outcome{failed: f.failed}
 	}
-	all := f.all
-	Noreturn := f.Noreturn
-	SyncRcu, SyncSrcu := f.SyncRcu, f.SyncSrcu
-	SrcuLock, SrcuUnlock, notSU := f.SrcuLock, f.SrcuUnlock, f.notSU
-	Marked, Plain, R4rmb := f.Marked, f.Plain, f.R4rmb
-	R, W, M := x.R, x.W, x.M
-	rmw, rcuRscs, poloc := f.rmw, f.rcuRscs, f.poloc
-	poRel := f.poRel
-	poq := po.Opt()
+	c := &catRun{x: x, f: f, explain: explain, po: x.po, rf: x.rf, co: x.co}
+	c.flags = append(c.flags, f.flags...)
+	c.srcu()
+	c.deps()
+	c.communication()
+	if out, bad := c.coherence(); bad {
+		return out
+	}
+	if out, bad := c.happensBefore(uptoHB); bad || uptoHB {
+		return out
+	}
+	if out, bad := c.propagation(); bad {
+		return out
+	}
+	if out, bad := c.rcu(); bad {
+		return out
+	}
+	if out, bad := c.plainCoherence(); bad {
+		return out
+	}
+	sort.Strings(c.flags)
+	return outcome{flags: c.flags}
+}
 
-	flags := append([]string(nil), f.flags...)
+// srcu computes linux-kernel.bell's srcu-rscs, which depends on rf, and
+// raises its flags.
+func (c *catRun) srcu() {
+	x, f := c.x, c.f
+	n, al := x.n, x.al
+	SrcuLock, SrcuUnlock := f.SrcuLock, f.SrcuUnlock
+	if SrcuLock.Empty() && SrcuUnlock.Empty() {
+		c.srcuRscs = f.empty
+		return
+	}
 	// let srcu-rscs = ([Srcu-lock] ; carry-srcu-data ; data ; [Srcu-unlock]) & loc
-	srcuRscs := al.Rel(n)
+	c.srcuRscs = al.Rel(n)
 	if !SrcuLock.Empty() {
 		// let carry-srcu-data = (data ; [~ Srcu-unlock] ; rf)*
-		carrySrcu := x.data.Restrict(nil, notSU).Seq(rf).Star()
-		srcuRscs = carrySrcu.Restrict(SrcuLock, nil).Seq(x.data.Restrict(nil, SrcuUnlock)).Inter(x.loc)
+		carrySrcu := f.dataNotSU.Seq(c.rf).Star()
+		c.srcuRscs = carrySrcu.Restrict(SrcuLock, nil).Seq(x.data.Restrict(nil, SrcuUnlock)).Inter(x.loc)
 	}
+	srcuRscs := c.srcuRscs
 	// flag ~empty Srcu-lock \ domain(srcu-rscs) as unmatched-srcu-lock
 	if !SrcuLock.Minus(srcuRscs.Domain()).Empty() {
-		flags = append(flags, "unmatched-srcu-lock")
+		c.flags = append(c.flags, "unmatched-srcu-lock")
 	}
 	// flag ~empty Srcu-unlock \ range(srcu-rscs) as unmatched-srcu-unlock
 	if !SrcuUnlock.Minus(srcuRscs.Range()).Empty() {
-		flags = append(flags, "unmatched-srcu-unlock")
+		c.flags = append(c.flags, "unmatched-srcu-unlock")
 	}
 	// flag ~empty (srcu-rscs^-1 ; srcu-rscs) \ id as multiple-srcu-matches
-	if !srcuRscs.Inv().Seq(srcuRscs).Minus(id(all)).Empty() {
-		flags = append(flags, "multiple-srcu-matches")
+	if !srcuRscs.Inv().Seq(srcuRscs).Minus(f.id).Empty() {
+		c.flags = append(c.flags, "multiple-srcu-matches")
 	}
 	// flag ~empty different-values(srcu-rscs) as srcu-bad-value-match
 	for _, pr := range srcuRscs.Pairs() {
 		if x.ev[pr[0]].val != x.ev[pr[1]].val {
-			flags = append(flags, "srcu-bad-value-match")
+			c.flags = append(c.flags, "srcu-bad-value-match")
 			break
 		}
 	}
+}
+
+// deps extends the dependencies through the reads of a data-dependent
+// store by its own thread (carry-dep).
+func (c *catRun) deps() {
+	x, f := c.x, c.f
+	c.rfi = c.rf.Inter(x.int_)
 	// let carry-dep = (data ; [~ Srcu-unlock] ; rfi)*
 	// let addr = carry-dep ; addr   (and likewise ctrl, data)
-	addr, ctrl, data := x.addr, x.ctrl, x.data
-	if step := f.dataNotSU.Seq(rfi); !step.Empty() {
-		// (carry-dep is the identity when no data feeds an rfi.)
-		carryDep := step.Star()
-		addr, ctrl, data = carryDep.Seq(x.addr), carryDep.Seq(x.ctrl), carryDep.Seq(x.data)
+	c.addr, c.ctrl, c.data = x.addr, x.ctrl, x.data
+	if f.dataNotSU.Empty() {
+		return // carry-dep is the identity when no data feeds an rfi.
 	}
+	if step := f.dataNotSU.Seq(c.rfi); !step.Empty() {
+		carryDep := step.Star()
+		c.addr, c.ctrl, c.data = carryDep.Seq(x.addr), carryDep.Seq(x.ctrl), carryDep.Seq(x.data)
+		c.carried = true
+	}
+}
 
-	// The final rf and co (generated with the lock rules by the
-	// enumerator): co includes UL after its LKW, rf the LKR reads.
-	fr := rf.Inv().Seq(co)
+// communication splits the final rf and co (generated with the lock
+// rules by the enumerator: co includes UL after its LKW, rf the LKR
+// reads) and adds the rf part of po-unlock-lock-po to the fences.
+func (c *catRun) communication() {
+	x, f := c.x, c.f
+	rf, co := c.rf, c.co
+	c.fr = rf.Inv().Seq(co)
 	// let fre = fr & ext ... (co, rf, fr split into internal and external)
-	rfe := rf.Inter(ext)
-	rfi = rf.Inter(x.int_)
-	coe := co.Inter(ext)
-	fre := fr.Inter(ext)
+	c.rfe = rf.Inter(x.ext)
+	c.coe = co.Inter(x.ext)
+	c.fre = c.fr.Inter(x.ext)
 
 	// ---- linux-kernel.cat ----
 	// let po-unlock-lock-po = po ; [UL] ; (po|rf) ; [LKR] ; po
 	// (its po-only part is fixed; only the rf part is computed here)
-	pulp, strongFence, nonrwFence, fence := f.pulpPo, f.strongFence, f.nonrwFence, f.fence
+	c.pulp, c.strongFence, c.nonrwFence, c.fence = f.pulpPo, f.strongFence, f.nonrwFence, f.fence
 	if f.locks {
-		pulp = union(f.pulpPo, seqs(f.poUL, rf.Restrict(nil, f.LKR), po))
+		c.pulp = union(f.pulpPo, seqs(f.poUL, rf.Restrict(nil, f.LKR), c.po))
 		// mb's ([M] ; po-unlock-lock-po ; [After-unlock-lock] ; po ; [M])
 		// term, the only part of mb, strong-fence and fence that
 		// depends on rf
-		pulpMb := pulp.Restrict(M, x.fenceSets[fAfterUnlockLock]).Seq(po.Restrict(nil, M))
-		strongFence = union(strongFence, pulpMb)
-		nonrwFence = union(nonrwFence, pulpMb)
-		fence = union(fence, pulpMb)
+		pulpMb := c.pulp.Restrict(x.M, x.fenceSets[fAfterUnlockLock]).Seq(f.poM)
+		c.strongFence = union(c.strongFence, pulpMb)
+		c.nonrwFence = union(c.nonrwFence, pulpMb)
+		c.fence = union(c.fence, pulpMb)
 	}
+}
 
+// coherence checks coherence and atomicity.
+func (c *catRun) coherence() (outcome, bool) {
+	x, f := c.x, c.f
 	// let com = rf | co | fr ; acyclic po-loc | com as coherence
-	if c := union(poloc, rf, co, fr); !c.Acyclic() {
-		return x.fail(axCoherence, c, explain, &relations{rf: rf, co: co, fr: fr, po: po})
+	if com := union(f.poloc, c.rf, c.co, c.fr); !com.Acyclic() {
+		return x.fail(axCoherence, com, c.explain, &relations{rf: c.rf, co: c.co, fr: c.fr, po: c.po}), true
 	}
 	// empty rmw & (fre ; coe) as atomic
-	if !rmw.Inter(fre.Seq(coe)).Empty() {
-		return x.fail(axAtomic, rmw.Inter(fre.Seq(coe)), explain, &relations{rf: rf, co: co, fr: fr, po: po, rmw: rmw})
+	if f.rmw.Empty() {
+		return outcome{}, false
 	}
+	if bad := f.rmw.Inter(c.fre.Seq(c.coe)); !bad.Empty() {
+		return x.fail(axAtomic, bad, c.explain, &relations{rf: c.rf, co: c.co, fr: c.fr, po: c.po, rmw: f.rmw}), true
+	}
+	return outcome{}, false
+}
 
-	// let dep = addr | data
-	dep := union(addr, data)
-	// let rwdep = (dep | ctrl) ; [W]
-	rwdep := union(dep, ctrl).Restrict(nil, W)
+// happensBefore computes ppo, prop and hb, and checks happens-before.
+func (c *catRun) happensBefore(uptoHB bool) (outcome, bool) {
+	x, f := c.x, c.f
+	Marked := f.Marked
 	// let overwrite = co | fr
-	overwrite := union(co, fr)
+	overwrite := union(c.co, c.fr)
+	// let dep = addr | data
+	// let rwdep = (dep | ctrl) ; [W]
 	// let to-w = rwdep | (overwrite & int) | (addr ; [Plain] ; wmb)
-	toW := union(rwdep, overwrite.Inter(x.int_), addr.Restrict(nil, Plain).Seq(f.wmb))
 	// let to-r = (addr ; [R]) | (dep ; [Marked] ; rfi)
-	toR := union(addr.Restrict(nil, R), dep.Restrict(nil, Marked).Seq(rfi))
 	// let ppo = to-r | to-w | (fence & int) | (po-unlock-lock-po & int)
-	ppo := union(toR, toW, fence.Inter(x.int_), pulp.Inter(x.int_))
+	// The terms without rf or co are fixed (fixedRels.ppoFixed) unless
+	// carry-dep or the rf part of po-unlock-lock-po changes them.
+	ppoFixed, depMarked := f.ppoFixed, f.depMarked
+	if c.carried || f.locks {
+		dep := union(c.addr, c.data)
+		ppoFixed = union(union(dep, c.ctrl).Restrict(nil, x.W), c.addr.Restrict(nil, f.Plain).Seq(f.wmb),
+			c.addr.Restrict(nil, x.R), c.fence.Inter(x.int_), c.pulp.Inter(x.int_))
+		depMarked = dep.Restrict(nil, Marked)
+	}
+	c.ppo = union(ppoFixed, overwrite.Inter(x.int_), depMarked.Seq(c.rfi))
 
 	// let A-cumul(r) = (rfe ; [Marked])? ; r
-	aCumul := func(r Rel) Rel { return rfe.Restrict(nil, Marked).Opt().Seq(r) }
-	// let rmw-sequence = (rf ; rmw)*
-	rmwSeq := rf.Seq(rmw).Star()
+	// let rmw-sequence = (rf ; rmw)*   (the identity without rmw)
+	c.rmwSeq = f.id
+	if !f.rmw.Empty() {
+		c.rmwSeq = c.rf.Seq(f.rmw).Star()
+	}
 	// let cumul-fence = [Marked] ; (A-cumul(strong-fence | po-rel) | wmb |
 	//	po-unlock-lock-po) ; [Marked] ; rmw-sequence
-	cumulFence := union(aCumul(union(strongFence, poRel)), f.wmb, pulp).Restrict(Marked, Marked).Seq(rmwSeq)
+	sfPoRel := f.sfPoRel
+	if f.locks {
+		sfPoRel = union(c.strongFence, f.poRel)
+	}
+	aCumul := c.rfe.Restrict(nil, Marked).Opt().Seq(sfPoRel)
+	c.cumulFence = union(aCumul, f.wmb, c.pulp).Restrict(Marked, Marked)
+	if !f.rmw.Empty() {
+		c.cumulFence = c.cumulFence.Seq(c.rmwSeq)
+	}
 	// let prop = [Marked] ; (overwrite & ext)? ; cumul-fence* ;
 	//	[Marked] ; rfe? ; [Marked]
-	prop := seqs(overwrite.Inter(ext).Opt().Restrict(Marked, nil), cumulFence.Star().Restrict(nil, Marked),
-		rfe.Opt().Restrict(nil, Marked))
+	c.cfStar = c.cumulFence.Star()
+	c.prop = seqs(overwrite.Inter(x.ext).Opt().Restrict(Marked, nil), c.cfStar.Restrict(nil, Marked),
+		c.rfe.Opt().Restrict(nil, Marked))
 	// let hb = [Marked] ; (ppo | rfe | ((prop \ id) & int)) ; [Marked]
-	hb := union(ppo, rfe, prop.Minus(id(all)).Inter(x.int_)).Restrict(Marked, Marked)
+	c.hb = union(c.ppo, c.rfe, c.prop.Minus(f.id).Inter(x.int_)).Restrict(Marked, Marked)
 	// acyclic hb as happens-before
-	if !hb.Acyclic() {
-		return x.fail(axHB, hb, explain, &relations{rf: rf, co: co, fr: fr, po: po, ppo: ppo, prop: prop})
-	}
 	if uptoHB {
-		return outcome{}
+		if !c.hb.Acyclic() {
+			return c.failHB(), true
+		}
+		return outcome{}, false
 	}
-	hbStar := hb.Star()
+	hbPlus, ok := c.hb.PlusCheck()
+	if !ok {
+		return c.failHB(), true
+	}
+	c.hbStar = hbPlus.Opt()
+	return outcome{}, false
+}
+
+func (c *catRun) failHB() outcome {
+	return c.x.fail(axHB, c.hb, c.explain, &relations{rf: c.rf, co: c.co, fr: c.fr, po: c.po, ppo: c.ppo, prop: c.prop})
+}
+
+// propagation computes pb and checks propagation.
+func (c *catRun) propagation() (outcome, bool) {
 	// let pb = prop ; strong-fence ; hb* ; [Marked]
-	pb := seqs(prop, strongFence, hbStar.Restrict(nil, Marked))
+	c.pb = seqs(c.prop, c.strongFence, c.hbStar.Restrict(nil, c.f.Marked))
 	// acyclic pb as propagation
-	if !pb.Acyclic() {
-		return x.fail(axPB, pb, explain, &relations{rf: rf, co: co, fr: fr, po: po, prop: prop, hb: hb, strongFence: strongFence})
+	pbPlus, ok := c.pb.PlusCheck()
+	if !ok {
+		return c.x.fail(axPB, c.pb, c.explain, &relations{rf: c.rf, co: c.co, fr: c.fr, po: c.po, prop: c.prop, hb: c.hb, strongFence: c.strongFence}), true
 	}
-	pbStar := pb.Star()
+	c.pbStar = pbPlus.Opt()
+	return outcome{}, false
+}
 
-	// ---- RCU ----
-	// let rcu-gp = [Sync-rcu] ; let srcu-gp = [Sync-srcu]
-	rcuGp, srcuGp := id(SyncRcu), id(SyncSrcu)
-	// let rcu-rscsi = rcu-rscs^-1 ; let srcu-rscsi = srcu-rscs^-1
-	rcuRscsi, srcuRscsi := rcuRscs.Inv(), srcuRscs.Inv()
-	var rcuFence, rb Rel
-	if SyncRcu.Empty() && SyncSrcu.Empty() {
-		// rcu-order is empty without grace periods.
-		rcuFence, rb = al.Rel(n), al.Rel(n)
-	} else {
-		// let rcu-link = po? ; hb* ; pb* ; prop ; po
-		rcuLink := seqs(poq, hbStar, pbStar, prop, po)
-		// let rec rcu-order = rcu-gp | srcu-gp |
-		//	(rcu-gp ; rcu-link ; rcu-rscsi) |
-		//	((srcu-gp ; rcu-link ; srcu-rscsi) & loc) |
-		//	(rcu-rscsi ; rcu-link ; rcu-gp) |
-		//	((srcu-rscsi ; rcu-link ; srcu-gp) & loc) |
-		//	(rcu-gp ; rcu-link ; rcu-order ; rcu-link ; rcu-rscsi) |
-		//	((srcu-gp ; rcu-link ; rcu-order ; rcu-link ; srcu-rscsi) & loc) |
-		//	(rcu-rscsi ; rcu-link ; rcu-order ; rcu-link ; rcu-gp) |
-		//	((srcu-rscsi ; rcu-link ; rcu-order ; rcu-link ; srcu-gp) & loc) |
-		//	(rcu-order ; rcu-link ; rcu-order)
-		// computed as a least fixed point.
-		base := union(rcuGp, srcuGp,
-			seqs(rcuGp, rcuLink, rcuRscsi),
-			seqs(srcuGp, rcuLink, srcuRscsi).Inter(x.loc),
-			seqs(rcuRscsi, rcuLink, rcuGp),
-			seqs(srcuRscsi, rcuLink, srcuGp).Inter(x.loc))
-		order := base
-		for {
-			lo := seqs(rcuLink, order, rcuLink)
-			next := union(base,
-				seqs(rcuGp, lo, rcuRscsi),
-				seqs(srcuGp, lo, srcuRscsi).Inter(x.loc),
-				seqs(rcuRscsi, lo, rcuGp),
-				seqs(srcuRscsi, lo, srcuGp).Inter(x.loc),
-				seqs(order, rcuLink, order))
-			if relEqual(next, order) {
-				break
-			}
-			order = next
-		}
-		// let rcu-fence = po ; rcu-order ; po?
-		rcuFence = seqs(po, order, poq)
-		// let rb = prop ; rcu-fence ; hb* ; pb* ; [Marked]
-		rb = seqs(prop, rcuFence, hbStar, pbStar.Restrict(nil, Marked))
+// plainCoherence checks the plain accesses (plain-coherence) and flags
+// their data races.
+func (c *catRun) plainCoherence() (outcome, bool) {
+	x, f := c.x, c.f
+	if f.Plain.Empty() {
+		return outcome{}, false
 	}
+	n, al := x.n, x.al
+	Marked, W := f.Marked, x.W
+	rf, co, fr := c.rf, c.co, c.fr
 	// let fence = fence | rcu-fence ; let strong-fence = strong-fence | rcu-fence
-	fence2 := union(fence, rcuFence)
-	strongFence2 := union(strongFence, rcuFence)
-	// irreflexive rb as rcu
-	if !rb.Irreflexive() {
-		return x.fail(axRCU, rb, explain, &relations{rf: rf, co: co, fr: fr, po: po, prop: prop, hb: hb, pb: pb, rb: rb})
+	fence2 := union(c.fence, c.rcuFence)
+	strongFence2 := union(c.strongFence, c.rcuFence)
+	// let xbstar = (hb | pb | rb)*
+	xbstar := union(c.hb, c.pb, c.rb).Star()
+	// let vis = cumul-fence* ; rfe? ; [Marked] ;
+	//	((strong-fence ; [Marked] ; xbstar) | (xbstar & int))
+	vis := seqs(c.cfStar, c.rfe.Opt().Restrict(nil, Marked),
+		union(strongFence2.Restrict(nil, Marked).Seq(xbstar), xbstar.Inter(x.int_)))
+	// let w-pre-bounded = [Marked] ; (addr | fence)?
+	wPre := union(c.addr, fence2).Opt().Restrict(Marked, nil)
+	// let r-pre-bounded = [Marked] ; (addr | nonrw-fence |
+	//	([R4rmb] ; fencerel(Rmb) ; [~Noreturn]))?
+	rPre := union(c.addr, c.nonrwFence, f.rmbPre).Opt().Restrict(Marked, nil)
+	// let w-post-bounded = fence? ; [Marked] ; rmw-sequence
+	wPost := fence2.Opt().Restrict(nil, Marked).Seq(c.rmwSeq)
+	// let r-post-bounded = (nonrw-fence | ([~Noreturn] ; fencerel(Rmb) ;
+	//	[R4rmb]))? ; [Marked]
+	rPost := union(c.nonrwFence, f.rmbPost).Opt().Restrict(nil, Marked)
+	// let ww-vis = fence | (strong-fence ; xbstar ; w-pre-bounded) |
+	//	(w-post-bounded ; vis ; w-pre-bounded)
+	sfx := strongFence2.Seq(xbstar)
+	postVis := wPost.Seq(vis)
+	wwVis := union(fence2, sfx.Seq(wPre), postVis.Seq(wPre))
+	// let wr-vis = fence | (strong-fence ; xbstar ; r-pre-bounded) |
+	//	(w-post-bounded ; vis ; r-pre-bounded)
+	wrVis := union(fence2, sfx.Seq(rPre), postVis.Seq(rPre))
+	// let rw-xbstar = fence | (r-post-bounded ; xbstar ; w-pre-bounded)
+	rwXbstar := union(fence2, seqs(rPost, xbstar, wPre))
+	// let pre-race = ext & ((Plain * M) | ((M \ IW) * Plain))
+	preRace := f.preRace
+	// let wr-incoh = pre-race & rf & rw-xbstar^-1
+	// let rw-incoh = pre-race & fr & wr-vis^-1
+	// let ww-incoh = pre-race & co & ww-vis^-1
+	// empty (wr-incoh | rw-incoh | ww-incoh) as plain-coherence
+	incoh := union(preRace.Inter(rf).Inter(rwXbstar.Inv()),
+		preRace.Inter(fr).Inter(wrVis.Inv()),
+		preRace.Inter(co).Inter(wwVis.Inv()))
+	if !incoh.Empty() {
+		return x.fail(axPlain, incoh, c.explain, &relations{rf: rf, co: co, fr: fr, po: c.po}), true
 	}
-
-	// ---- Plain accesses and data races ----
-	if !Plain.Empty() {
-		// let xbstar = (hb | pb | rb)*
-		xbstar := union(hb, pb, rb).Star()
-		// let vis = cumul-fence* ; rfe? ; [Marked] ;
-		//	((strong-fence ; [Marked] ; xbstar) | (xbstar & int))
-		vis := seqs(cumulFence.Star(), rfe.Opt().Restrict(nil, Marked),
-			union(strongFence2.Restrict(nil, Marked).Seq(xbstar), xbstar.Inter(x.int_)))
-		notNR := Noreturn.Compl(n)
-		rmbRel := fencerel(x.fenceSets[fRmb])
-		// let w-pre-bounded = [Marked] ; (addr | fence)?
-		wPre := union(addr, fence2).Opt().Restrict(Marked, nil)
-		// let r-pre-bounded = [Marked] ; (addr | nonrw-fence |
-		//	([R4rmb] ; fencerel(Rmb) ; [~Noreturn]))?
-		rPre := union(addr, nonrwFence, rmbRel.Restrict(R4rmb, notNR)).Opt().Restrict(Marked, nil)
-		// let w-post-bounded = fence? ; [Marked] ; rmw-sequence
-		wPost := fence2.Opt().Restrict(nil, Marked).Seq(rmwSeq)
-		// let r-post-bounded = (nonrw-fence | ([~Noreturn] ; fencerel(Rmb) ;
-		//	[R4rmb]))? ; [Marked]
-		rPost := union(nonrwFence, rmbRel.Restrict(notNR, R4rmb)).Opt().Restrict(nil, Marked)
-		// let ww-vis = fence | (strong-fence ; xbstar ; w-pre-bounded) |
-		//	(w-post-bounded ; vis ; w-pre-bounded)
-		sfx := strongFence2.Seq(xbstar)
-		postVis := wPost.Seq(vis)
-		wwVis := union(fence2, sfx.Seq(wPre), postVis.Seq(wPre))
-		// let wr-vis = fence | (strong-fence ; xbstar ; r-pre-bounded) |
-		//	(w-post-bounded ; vis ; r-pre-bounded)
-		wrVis := union(fence2, sfx.Seq(rPre), postVis.Seq(rPre))
-		// let rw-xbstar = fence | (r-post-bounded ; xbstar ; w-pre-bounded)
-		rwXbstar := union(fence2, seqs(rPost, xbstar, wPre))
-		// let pre-race = ext & ((Plain * M) | ((M \ IW) * Plain))
-		preRace := ext.Inter(union(al.Cross(n, Plain, M), al.Cross(n, M.Minus(x.IW), Plain)))
-		// let wr-incoh = pre-race & rf & rw-xbstar^-1
-		// let rw-incoh = pre-race & fr & wr-vis^-1
-		// let ww-incoh = pre-race & co & ww-vis^-1
-		// empty (wr-incoh | rw-incoh | ww-incoh) as plain-coherence
-		incoh := union(preRace.Inter(rf).Inter(rwXbstar.Inv()),
-			preRace.Inter(fr).Inter(wrVis.Inv()),
-			preRace.Inter(co).Inter(wwVis.Inv()))
-		if !incoh.Empty() {
-			return x.fail(axPlain, incoh, explain, &relations{rf: rf, co: co, fr: fr, po: po})
-		}
-		// let ww-nonrace = ww-vis & ((Marked * W) | rw-xbstar) & ((W * Marked) | wr-vis)
-		wwNonrace := wwVis.Inter(union(al.Cross(n, Marked, W), rwXbstar)).Inter(union(al.Cross(n, W, Marked), wrVis))
-		// let ww-race = (pre-race & co) \ ww-nonrace
-		wwRace := preRace.Inter(co).Minus(wwNonrace)
-		// let wr-race = (pre-race & (co? ; rf)) \ wr-vis \ rw-xbstar^-1
-		wrRace := preRace.Inter(co.Opt().Seq(rf)).Minus(wrVis).Minus(rwXbstar.Inv())
-		// let rw-race = (pre-race & fr) \ rw-xbstar
-		rwRace := preRace.Inter(fr).Minus(rwXbstar)
-		// flag ~empty (ww-race | wr-race | rw-race) as data-race
-		if !union(wwRace, wrRace, rwRace).Empty() {
-			flags = append(flags, "data-race")
-		}
+	// let ww-nonrace = ww-vis & ((Marked * W) | rw-xbstar) & ((W * Marked) | wr-vis)
+	wwNonrace := wwVis.Inter(union(al.Cross(n, Marked, W), rwXbstar)).Inter(union(al.Cross(n, W, Marked), wrVis))
+	// let ww-race = (pre-race & co) \ ww-nonrace
+	wwRace := preRace.Inter(co).Minus(wwNonrace)
+	// let wr-race = (pre-race & (co? ; rf)) \ wr-vis \ rw-xbstar^-1
+	wrRace := preRace.Inter(co.Opt().Seq(rf)).Minus(wrVis).Minus(rwXbstar.Inv())
+	// let rw-race = (pre-race & fr) \ rw-xbstar
+	rwRace := preRace.Inter(fr).Minus(rwXbstar)
+	// flag ~empty (ww-race | wr-race | rw-race) as data-race
+	if !union(wwRace, wrRace, rwRace).Empty() {
+		c.flags = append(c.flags, "data-race")
 	}
-	sort.Strings(flags)
-	return outcome{flags: flags}
+	return outcome{}, false
 }
 
 // fail builds the outcome of a failed check.

@@ -261,6 +261,7 @@ func (s *search) execute(pick []*trace) {
 		x = newExecution(s.p, pick, s.al, s.scratch)
 		s.scratch = x
 		x.finalLoc = s.finalLoc
+		x.plain = s.opt.plainModel
 		x.fixed()
 		pruneFrom := s.opt.pruneFrom
 		if pruneFrom == 0 {

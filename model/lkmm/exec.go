@@ -34,6 +34,9 @@ type execution struct {
 	finalLoc []bool // locations the final section observes (for lock-final)
 
 	fix *fixedRels // the model's relations that do not depend on rf or co
+	// plain has the model computed as the cat files say, without the
+	// shortcuts of rcu.go (Options.plainModel).
+	plain bool
 
 	al      *arena    // words of every relation of this execution
 	mark    arenaMark // the arena past the base relations

@@ -18,6 +18,18 @@ type fixedRels struct {
 	poRel, wmb, poUL                       Rel
 	pulpPo, strongFence, nonrwFence, fence Rel  // without the rf part of po-unlock-lock-po
 	locks                                  bool // there are UL and LKR events: po-unlock-lock-po has an rf part
+
+	// Terms of the per-candidate relations that do not depend on rf or
+	// co (see catRun): the empty relation, the identity, po?, po ; [M],
+	// ppo's to-r, to-w, fence and po-unlock-lock-po terms without rf, co
+	// and carry-dep, dep ; [Marked], strong-fence | po-rel, the two Rmb
+	// terms of the plain accesses' bounds, pre-race, rcu-gp, srcu-gp and
+	// rcu-rscs^-1.
+	empty, id, poq, poM, ppoFixed, depMarked, sfPoRel Rel
+	rmbPre, rmbPost, preRace, rcuGp, srcuGp, rcuRscsi Rel
+	// rcu numbers the events rcu-order can relate (rcu.go); nil when
+	// there are none or more than 64.
+	rcu *rcuEvents
 }
 
 // fixed returns x's fixed relations, computing them on first use. The
@@ -204,5 +216,33 @@ func (x *execution) fixed() *fixedRels {
 		pulpPo: pulpPo, strongFence: strongFence, nonrwFence: nonrwFence, fence: fence,
 		locks: !UL.Empty() && !LKR.Empty(),
 	}
+	f.fixedTerms(x, rcuRscs)
 	return f
+}
+
+// fixedTerms computes the rf- and co-independent terms of the relations
+// eval computes per candidate.
+func (f *fixedRels) fixedTerms(x *execution, rcuRscs Rel) {
+	n, al, po := x.n, x.al, x.po
+	id := func(s Set) Rel { return al.Ident(n, s) }
+	f.empty, f.id, f.poq, f.poM = al.Rel(n), id(f.all), po.Opt(), po.Restrict(nil, x.M)
+	// let dep = addr | data
+	dep := union(x.addr, x.data)
+	// to-r's (addr ; [R]), to-w's rwdep and (addr ; [Plain] ; wmb), and
+	// (fence & int) | (po-unlock-lock-po & int) without rf
+	f.ppoFixed = union(union(dep, x.ctrl).Restrict(nil, x.W), x.addr.Restrict(nil, f.Plain).Seq(f.wmb),
+		x.addr.Restrict(nil, x.R), f.fence.Inter(x.int_), f.pulpPo.Inter(x.int_))
+	f.depMarked = dep.Restrict(nil, f.Marked)
+	f.sfPoRel = union(f.strongFence, f.poRel)
+	rmbRel := po.Restrict(nil, x.fenceSets[fRmb]).Seq(po)
+	notNR := f.Noreturn.Compl(n)
+	// [R4rmb] ; fencerel(Rmb) ; [~Noreturn] and its converse
+	f.rmbPre, f.rmbPost = rmbRel.Restrict(f.R4rmb, notNR), rmbRel.Restrict(notNR, f.R4rmb)
+	// let pre-race = ext & ((Plain * M) | ((M \ IW) * Plain))
+	f.preRace = x.ext.Inter(union(al.Cross(n, f.Plain, x.M), al.Cross(n, x.M.Minus(x.IW), f.Plain)))
+	f.rcuGp, f.srcuGp, f.rcuRscsi = id(f.SyncRcu), id(f.SyncSrcu), rcuRscs.Inv()
+	if !f.SyncRcu.Empty() || !f.SyncSrcu.Empty() {
+		s := union1(f.SyncRcu, f.SyncSrcu, rcuRscs.Domain(), rcuRscs.Range(), f.SrcuLock, f.SrcuUnlock)
+		f.rcu = newRCUEvents(x, s, rcuRscs, f.SyncRcu, f.SyncSrcu)
+	}
 }
