@@ -3,18 +3,19 @@ package axiom
 import "math/bits"
 
 // This file computes the transitive closure and the acyclicity of a
-// relation of more than 64 events by its strongly connected components
-// (Tarjan's algorithm, iterative), in time proportional to the edges
-// times the words of a row. The closure by Warshall's loops costs n² row
-// tests whatever the relation holds; the relations a model closes (hb,
-// pb, cumul-fence, the ppo parts) have a few edges a row, and executions
-// of 65 to 128 events (the 16–19-thread RCU rings) spend most of their
-// model time there otherwise.
+// relation in time proportional to its edges times the words of a row:
+// in topological order when it is acyclic (Kahn's algorithm), else by its
+// strongly connected components (Tarjan's algorithm, iterative). The
+// closure by Warshall's loops costs n² row tests whatever the relation
+// holds; the relations a model closes (hb, pb, cumul-fence, the ppo
+// parts) have a few edges a row, and the 12–19-thread RCU rings spent
+// most of their model time there.
 
-// sccScratch is the per-arena working memory of the walk.
+// sccScratch is the per-arena working memory of the walks.
 type sccScratch struct {
 	index, low, comp, stack, frameV, frameW []int32
 	frameX                                  []uint64
+	indeg, order                            []int32
 }
 
 func (a *Arena) scc(n int) *sccScratch {
@@ -31,6 +32,7 @@ func (a *Arena) scc(n int) *sccScratch {
 		s.index, s.low, s.comp = make([]int32, n), make([]int32, n), make([]int32, n)
 		s.stack, s.frameV, s.frameW = make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n)
 		s.frameX = make([]uint64, 0, n)
+		s.indeg, s.order = make([]int32, n), make([]int32, 0, n)
 	}
 	s.index, s.low, s.comp = s.index[:n], s.low[:n], s.comp[:n]
 	clear(s.index)
@@ -39,10 +41,9 @@ func (a *Arena) scc(n int) *sccScratch {
 }
 
 // tarjan walks r's strongly connected components, each after every
-// component it reaches. When u is not nil it sets u's rows to r+ (u's
-// words are overwritten); it stops at the first cycle when u is nil and
-// stopAtCycle is set. It reports whether r is acyclic.
-func (r Rel) tarjan(u *Rel, stopAtCycle bool) bool {
+// component it reaches, and sets u's rows to r+ (u's words are
+// overwritten). It reports whether r is acyclic.
+func (r Rel) tarjan(u Rel) bool {
 	n, w := r.n, r.w
 	s := r.al.scc(n)
 	acyclic := true
@@ -103,16 +104,10 @@ func (r Rel) tarjan(u *Rel, stopAtCycle bool) bool {
 			for _, m := range members {
 				s.comp[m] = comps
 			}
-			cyclic := len(members) > 1 || r.Has(v, v)
-			if cyclic {
+			if len(members) > 1 || r.Has(v, v) {
 				acyclic = false
-				if u == nil && stopAtCycle {
-					return false
-				}
 			}
-			if u != nil {
-				r.closeComponent(*u, members, s.comp, comps)
-			}
+			r.closeComponent(u, members, s.comp, comps)
 			comps++
 		}
 	}
@@ -151,13 +146,72 @@ func (r Rel) closeComponent(u Rel, members []int32, comp []int32, c int32) {
 	}
 }
 
+// topo sorts r's events topologically (Kahn's algorithm: events whose
+// predecessors are all sorted, in turn) into the scratch's order, and
+// reports whether every event got sorted, that is whether r is acyclic.
+// Most relations a model closes are acyclic, and this is two passes over
+// the edges where the component walk keeps a stack of frames.
+func (r Rel) topo() (*sccScratch, bool) {
+	n, w := r.n, r.w
+	s := r.al.scc(n)
+	indeg := s.indeg[:n]
+	clear(indeg)
+	for wi, x := range r.b {
+		base := (wi % w) * 64
+		for ; x != 0; x &= x - 1 {
+			indeg[base+bits.TrailingZeros64(x)]++
+		}
+	}
+	order := s.order[:0]
+	for v := range n {
+		if indeg[v] == 0 {
+			order = append(order, int32(v))
+		}
+	}
+	for i := 0; i < len(order); i++ {
+		v := int(order[i])
+		for wi, x := range r.b[v*w : (v+1)*w] {
+			for ; x != 0; x &= x - 1 {
+				t := wi*64 + bits.TrailingZeros64(x)
+				if indeg[t]--; indeg[t] == 0 {
+					order = append(order, int32(t))
+				}
+			}
+		}
+	}
+	s.order = order
+	return s, len(order) == n
+}
+
+// closeTopo sets u to r+ for an acyclic r sorted by topo: each row is
+// its successors and their rows, from the last event of the order back.
+func (r Rel) closeTopo(u Rel, order []int32) {
+	w := r.w
+	for i := len(order) - 1; i >= 0; i-- {
+		v := int(order[i])
+		acc := u.b[v*w : (v+1)*w]
+		row := r.b[v*w : (v+1)*w]
+		copy(acc, row)
+		for wi, x := range row {
+			for ; x != 0; x &= x - 1 {
+				t := wi*64 + bits.TrailingZeros64(x)
+				for k, y := range u.b[t*w : (t+1)*w] {
+					acc[k] |= y
+				}
+			}
+		}
+	}
+}
+
 // PlusCheck returns r+ and reports whether r is acyclic: the two
 // questions a model asks of hb and pb, answered in one walk.
 func (r Rel) PlusCheck() (Rel, bool) {
-	if r.w == 1 {
-		return r.Plus(), r.Acyclic()
-	}
+	r.al.Tick()
 	u := r.dirty()
-	ok := r.tarjan(&u, false)
-	return u, ok
+	if s, ok := r.topo(); ok {
+		r.closeTopo(u, s.order)
+		return u, true
+	}
+	r.tarjan(u)
+	return u, false
 }

@@ -382,28 +382,12 @@ func (r Rel) Opt() Rel {
 	return u
 }
 
-// Plus returns the transitive closure r+.
+// Plus returns the transitive closure r+ (closure.go).
 func (r Rel) Plus() Rel {
-	u := r.Clone()
 	if r.Empty() {
-		return u
+		return r.Clone()
 	}
-	w := r.w
-	if w == 1 {
-		b := u.b
-		for k := range b {
-			bit, rk := uint64(1)<<uint(k), b[k]
-			for i := range b {
-				if b[i]&bit != 0 {
-					b[i] |= rk
-				}
-			}
-		}
-		return u
-	}
-	// More words a row: by strongly connected components (closure.go).
-	r.al.Tick()
-	r.tarjan(&u, false)
+	u, _ := r.PlusCheck()
 	return u
 }
 
@@ -482,12 +466,12 @@ func (r Rel) Irreflexive() bool {
 
 // Acyclic reports whether r has no cycle. With one word per row it peels
 // sources off the graph (a cycle remains when no event is left without a
-// predecessor); otherwise it walks r's strongly connected components
-// (closure.go) and stops at the first cyclic one.
+// predecessor); otherwise it sorts r's events topologically (closure.go).
 func (r Rel) Acyclic() bool {
 	if r.w != 1 {
 		r.al.Tick()
-		return r.tarjan(nil, true)
+		_, ok := r.topo()
+		return ok
 	}
 	left := ^uint64(0) >> uint(64-r.n)
 	if r.n == 0 {

@@ -67,7 +67,8 @@ type catRun struct {
 	fence, rmwSeq, cumulFence          Rel
 	cfStar, ppo, prop, hb, hbStar      Rel
 	pb, pbStar, rcuFence, rb           Rel
-	carried                            bool // carry-dep changed addr, ctrl and data
+	carried                            bool     // carry-dep changed addr, ctrl and data
+	small                              rcuSmall // the RCU part over the RCU events (rcu.go)
 }
 
 // eval runs the model's checks on x in herd's order and returns the
@@ -78,8 +79,8 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 	if f.failed != "" {
 		return outcome{failed: f.failed}
 	}
-	c := &catRun{x: x, f: f, explain: explain, po: x.po, rf: x.rf, co: x.co}
-	c.flags = append(c.flags, f.flags...)
+	c := &x.run
+	*c = catRun{x: x, f: f, explain: explain, po: x.po, rf: x.rf, co: x.co, flags: append(c.flags[:0], f.flags...), small: c.small}
 	c.srcu()
 	c.deps()
 	c.communication()
@@ -98,8 +99,11 @@ func (x *execution) eval(explain, uptoHB bool) outcome {
 	if out, bad := c.plainCoherence(); bad {
 		return out
 	}
+	if len(c.flags) == 0 {
+		return outcome{}
+	}
 	sort.Strings(c.flags)
-	return outcome{flags: c.flags}
+	return outcome{flags: append([]string(nil), c.flags...)}
 }
 
 // srcu computes linux-kernel.bell's srcu-rscs, which depends on rf, and

@@ -25,6 +25,10 @@ type enumState struct {
 	coIdx  []int // position of each write in its location's current order, -1 if none
 	local  []int // index of each event among its location's evAt
 	orders [][]int
+	// orderBuf holds the current co order of each location (orders),
+	// gens the generation of each location's orders.
+	orderBuf [][]int
+	gens     []coGen
 }
 
 // locWrites are the writes of one location that co orders.
@@ -49,6 +53,7 @@ func newEnum(x *execution, pruneFrom int) *enumState {
 		evAt: make([][]int, x.nLoc), reads: make([][]int, x.nLoc), cands: make([][][]int, x.nLoc),
 		prune: make([]bool, x.nLoc), must: make([]Rel, x.nLoc), rf: x.al.Rel(x.n),
 		src: make([]int, x.n), coIdx: make([]int, x.n), local: make([]int, x.n), orders: make([][]int, x.nLoc),
+		orderBuf: make([][]int, x.nLoc), gens: make([]coGen, x.nLoc),
 	}
 	LKW, UL := x.tagged(tLKW), x.tagged(tUL)
 	critical := x.critical(LKW, UL)
@@ -131,79 +136,99 @@ func (s *search) rfAt(st *enumState, l, i int) {
 // rules for lock events; on a pruned location, only the orders that
 // coherence and atomicity accept given l's rf.
 func (s *search) coAt(st *enumState, l int) {
-	x := st.x
-	ws := st.lw[l].ws
-	prune := st.prune[l]
-	must := st.must[l]
-	perm := make([]int, 0, len(ws)+2)
-	used := make([]bool, len(ws))
-	var gen func()
-	gen = func() {
-		if s.poll() {
+	g := &st.gens[l]
+	if g.st == nil {
+		ws := st.lw[l].ws
+		*g = coGen{s: s, st: st, x: st.x, l: l, ws: ws, perm: make([]int, 0, len(ws)), used: make([]bool, len(ws))}
+	}
+	g.s, g.prune, g.must = s, st.prune[l], st.must[l]
+	g.gen()
+}
+
+// coGen is the generation of one location's co orders, kept with the
+// enumeration (its buffers serve every rf choice).
+type coGen struct {
+	s     *search
+	st    *enumState
+	x     *execution
+	l     int
+	ws    []int
+	prune bool
+	must  Rel
+	perm  []int
+	used  []bool
+}
+
+func (g *coGen) gen() {
+	s, st, x, l, ws, prune, must := g.s, g.st, g.x, g.l, g.ws, g.prune, g.must
+	if s.poll() {
+		return
+	}
+	if len(g.perm) == len(ws) {
+		// The initial write, perm, the unmatched LKW, each matched
+		// UL right after its LKW; in a buffer of l's, free again
+		// when this order's candidates are done.
+		full := append(st.orderBuf[l][:0], l)
+		for _, w := range g.perm {
+			full = append(full, w)
+			if u, ok := st.ulOf[w]; ok {
+				full = append(full, u)
+			}
+		}
+		if w := st.lw[l].unmatched; w >= 0 {
+			full = append(full, w)
+			if u, ok := st.ulOf[w]; ok {
+				full = append(full, u)
+			}
+		}
+		st.orderBuf[l] = full
+		if prune && !st.consistent(l, full) {
 			return
 		}
-		if len(perm) == len(ws) {
-			o := append([]int{l}, perm...)
-			if st.lw[l].unmatched >= 0 {
-				o = append(o, st.lw[l].unmatched)
-			}
-			// Merge each matched UL right after its LKW.
-			full := make([]int, 0, len(o)+len(st.ulOf))
-			for _, w := range o {
-				full = append(full, w)
-				if u, ok := st.ulOf[w]; ok {
-					full = append(full, u)
-				}
-			}
-			if prune && !st.consistent(l, full) {
-				return
-			}
-			st.orders[l] = full
-			if prune && l+1 < x.nLoc && st.hbFails() {
-				st.orders[l] = nil
-				return
-			}
-			s.rfAt(st, l+1, 0)
+		st.orders[l] = full
+		if prune && l+1 < x.nLoc && st.hbFails() {
 			st.orders[l] = nil
 			return
 		}
-		for k, w := range ws {
-			if used[k] {
-				continue
-			}
-			// Keep program order among one thread's writes.
-			ok := true
-			for k2, w2 := range ws {
-				if !used[k2] && k2 != k && (x.po.Has(w2, w) || prune && must.Has(w2, w)) {
-					ok = false
-					break
-				}
-			}
-			if ok && prune {
-				// Atomicity: an RMW write comes right after the
-				// write its read reads from.
-				prev := l
-				if len(perm) > 0 {
-					prev = perm[len(perm)-1]
-				}
-				if r := x.rmwOf[w]; r >= 0 && x.ev[w].tags&tLKW == 0 && !st.rf.Has(prev, r) {
-					ok = false
-				}
-				if ok && x.rmwAfter(st.rf, prev) >= 0 && x.rmwAfter(st.rf, prev) != w {
-					ok = false
-				}
-			}
-			if !ok {
-				continue
-			}
-			used[k] = true
-			perm = append(perm, w)
-			gen()
-			perm = perm[:len(perm)-1]
-			used[k] = false
-		}
+		s.rfAt(st, l+1, 0)
+		st.orders[l] = nil
+		return
 	}
-	gen()
+	for k, w := range ws {
+		if g.used[k] {
+			continue
+		}
+		// Keep program order among one thread's writes.
+		ok := true
+		for k2, w2 := range ws {
+			if !g.used[k2] && k2 != k && (x.po.Has(w2, w) || prune && must.Has(w2, w)) {
+				ok = false
+				break
+			}
+		}
+		if ok && prune {
+			// Atomicity: an RMW write comes right after the
+			// write its read reads from.
+			prev := l
+			if len(g.perm) > 0 {
+				prev = g.perm[len(g.perm)-1]
+			}
+			if r := x.rmwOf[w]; r >= 0 && x.ev[w].tags&tLKW == 0 && !st.rf.Has(prev, r) {
+				ok = false
+			}
+			if ok && x.rmwAfter(st.rf, prev) >= 0 && x.rmwAfter(st.rf, prev) != w {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		g.used[k] = true
+		g.perm = append(g.perm, w)
+		g.gen()
+		g.perm = g.perm[:len(g.perm)-1]
+		g.used[k] = false
+	}
 }
 
 // hbFails reports whether the rf and co chosen so far fail a check up to

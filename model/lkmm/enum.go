@@ -278,7 +278,7 @@ func (s *search) execute(pick []*trace) {
 		return
 	}
 	s.src = st.src
-	s.flow = flowExec(x, pick)
+	s.flow = flowExec(x, pick, s.flow)
 	// Candidate writes for each read.
 	for r, e := range x.ev {
 		if e.kind != evR {
@@ -294,8 +294,8 @@ func (s *search) execute(pick []*trace) {
 		case e.tags&tRU != 0:
 			c = x.ruSources(r)
 		default:
-			for w, f := range x.ev {
-				if f.kind != evW || f.loc != e.loc || f.val != e.val {
+			for _, w := range st.evAt[e.loc] {
+				if f := x.ev[w]; f.kind != evW || f.val != e.val {
 					continue
 				}
 				if x.po.Has(r, w) {
@@ -382,9 +382,15 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 	s.finals.Add(fin)
 }
 
-// flowExec returns the axiom.FlowExec of x, made of traces.
-func flowExec(x *execution, traces []*trace) *axiom.FlowExec {
-	f := &axiom.FlowExec{Kind: make([]axiom.Kind, x.n), Thread: x.thread, Loc: make([]int, x.n), Val: make([]axiom.Val, x.n)}
+// flowExec returns the axiom.FlowExec of x, made of traces, in the
+// slices of reuse when it is not nil (the last combination's: the search
+// keeps none).
+func flowExec(x *execution, traces []*trace, reuse *axiom.FlowExec) *axiom.FlowExec {
+	f := reuse
+	if f == nil || cap(f.Kind) < x.n {
+		f = &axiom.FlowExec{Kind: make([]axiom.Kind, x.n), Loc: make([]int, x.n), Val: make([]axiom.Val, x.n)}
+	}
+	*f = axiom.FlowExec{Kind: f.Kind[:x.n], Thread: x.thread, Loc: f.Loc[:x.n], Val: f.Val[:x.n], Flows: f.Flows[:0], Start: f.Start[:0]}
 	for e, ev := range x.ev {
 		switch ev.kind {
 		case evR:

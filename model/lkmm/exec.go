@@ -37,6 +37,7 @@ type execution struct {
 	// plain has the model computed as the cat files say, without the
 	// shortcuts of rcu.go (Options.plainModel).
 	plain bool
+	run   catRun // the model's evaluation of the current candidate (cat.go)
 
 	al      *arena    // words of every relation of this execution
 	mark    arenaMark // the arena past the base relations

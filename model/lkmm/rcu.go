@@ -216,7 +216,15 @@ func (c *catRun) newRCUSmall() *rcuSmall {
 	x, f := c.x, c.f
 	r := f.rcu
 	k := len(r.ev)
-	sm := &rcuSmall{c: c, r: r, k: k, reach: make([]Set, k), pp: make([]uint64, x.n)}
+	sm := &c.small
+	reach, pp := sm.reach, sm.pp
+	if cap(reach) < k {
+		reach = make([]Set, k)
+	}
+	if cap(pp) < x.n {
+		pp = make([]uint64, x.n)
+	}
+	*sm = rcuSmall{c: c, r: r, k: k, reach: reach[:k], pp: pp[:x.n]}
 	// rcu-link = po? ; hb* ; pb* ; prop ; po: the events po? ; hb* ; pb*
 	// reaches from each RCU event, then the RCU events prop ; po
 	// reaches from those.
