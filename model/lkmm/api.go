@@ -66,9 +66,8 @@ type Options struct {
 	// minParallel, for tests, replaces minParallel (parallel.go).
 	minParallel int
 	// plainModel, for tests, has every candidate checked as the cat
-	// files say, without the shortcuts that differential tests compare
-	// with it: the RCU part over the RCU events (rcu.go) and the checks
-	// of partial candidates as paths are chosen (enum.go).
+	// files say, without the shortcut that differential tests compare
+	// with it: the RCU part over the RCU events (rcu.go).
 	plainModel bool
 }
 
