@@ -129,7 +129,7 @@ func (p *parser) parseCast() Expr {
 //	PostfixExpr = PrimaryExpr { "[" Expr "]" } .
 //	PrimaryExpr = Ident | Int | Call | "(" Expr ")" .
 func (p *parser) parsePostfix() Expr {
-	x := p.parsePrimary()
+	x := offsetCall(p.parsePrimary())
 	for {
 		switch {
 		case p.is("["):

@@ -404,7 +404,7 @@ func (in *interp) pointer(e litmus.Expr) (int, taint, bool) {
 		return 0, nil, false
 	}
 	in.needs(t, in.nd) // herd's location of the access is this value
-	if !v.IsAddr() {
+	if !v.IsAddr() || v.N != 0 {
 		// herd's executions where a pointer holds an integer (or top,
 		// in the walk for the domains) fault; the
 		// path is infeasible rather than an error.
@@ -676,6 +676,20 @@ func (in *interp) expr1(e litmus.Expr) (Val, taint, vflow) {
 	case *litmus.CallExpr:
 		v, t := in.call(e)
 		return v, t, in.nd
+	case *litmus.OffsetExpr:
+		// ptr_add(x, n): the location n bytes past x in x's object;
+		// the address depends on the reads both come from, so an
+		// access through it has an address dependency on them.
+		x, tx, fx := in.expr1(e.Ptr)
+		n, tn, fn := in.expr1(e.Off)
+		if in.stopped() {
+			return Val{}, nil, 0
+		}
+		f := in.opFlow("+", x, tx, fx, n, tn, fn)
+		if isTop(x) || isTop(n) {
+			return top, tx.Merge(tn), f
+		}
+		return in.p.offset(x, n), tx.Merge(tn), f
 	}
 	in.fail(e.Pos(), "unsupported expression")
 	return Val{}, nil, 0
