@@ -26,6 +26,12 @@ var codeTwins = []struct{ code, twin string }{
 	{"../testdata/code/dstref-code.litmus", "../testdata/dstref.litmus"},
 	{"../testdata/code/tsflags-code.litmus", "../testdata/tsflags.litmus"},
 	{"testdata/code/spinwait-code.litmus", "testdata/code/spinwait-flat.litmus"},
+	// Objects with addresses computed at run time (ptr_add).
+	{"../testdata/code/rcu-publish-code.litmus", "testdata/code/rcu-publish-flat.litmus"},
+	{"../testdata/code/rcu-publish-once-code.litmus", "testdata/code/rcu-publish-once-flat.litmus"},
+	{"../testdata/code/ring-acquire-code.litmus", "testdata/code/ring-acquire-flat.litmus"},
+	{"../testdata/code/ring-dep-code.litmus", "testdata/code/ring-dep-flat.litmus"},
+	{"../testdata/code/ring-ctrl-code.litmus", "testdata/code/ring-ctrl-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }

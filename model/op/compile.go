@@ -146,7 +146,9 @@ func (c *compiler) declareLocations() {
 	for _, it := range c.t.Init {
 		switch v := it.Value.(type) {
 		case *litmus.Ident:
-			c.addLoc(v.Name, v.Name, -1, 8)
+			if v.Name != "NULL" { // int *p = NULL is 0, as in the LKMM
+				c.addLoc(v.Name, v.Name, -1, 8)
+			}
 		case *litmus.UnaryExpr:
 			if id, ok := v.X.(*litmus.Ident); ok && v.Op == "&" {
 				c.addLoc(id.Name, id.Name, -1, 8)
@@ -257,6 +259,9 @@ func (c *compiler) initValue(e litmus.Expr) (val, bool) {
 	case *litmus.Ident:
 		if i, ok := c.p.byName[e.Name]; ok {
 			return c.p.locs[i].addr, true
+		}
+		if e.Name == "NULL" {
+			return 0, true
 		}
 	case *litmus.UnaryExpr:
 		switch e.Op {
