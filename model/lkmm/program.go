@@ -24,6 +24,12 @@ type program struct {
 	// ptr_add): each one's object and offset, and back.
 	cells map[int]objCell
 	at    map[objCell]int
+	// sawFault reports that a path of check faulted; faultEnds makes
+	// faulting paths end rather than die, for the second check, which
+	// numbers the sites in faultSites (fault.go).
+	sawFault   bool
+	faultEnds  bool
+	faultSites []faultSite
 }
 
 type objCell struct{ obj, off int64 }
