@@ -32,6 +32,7 @@ var codeTwins = []struct{ code, twin string }{
 	{"../testdata/code/ring-acquire-code.litmus", "testdata/code/ring-acquire-flat.litmus"},
 	{"../testdata/code/ring-dep-code.litmus", "testdata/code/ring-dep-flat.litmus"},
 	{"../testdata/code/ring-ctrl-code.litmus", "testdata/code/ring-ctrl-flat.litmus"},
+	{"../testdata/code/rcu-container-code.litmus", "testdata/code/rcu-container-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }
