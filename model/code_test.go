@@ -78,7 +78,7 @@ func TestCodeTwins(t *testing.T) {
 // BenchmarkCodeTwin measures a code test against its hand-flattened
 // twin: parsing (with the lowering) and checking, under SC and the LKMM.
 func BenchmarkCodeTwin(b *testing.B) {
-	for _, name := range []string{"../testdata/code/wfree-code.litmus", "../testdata/wfree.litmus", "../testdata/code/nospace-code.litmus", "../testdata/nospace.litmus"} {
+	for _, name := range []string{"../testdata/code/wfree-code.litmus", "../testdata/wfree.litmus", "../testdata/code/nospace-code.litmus", "../testdata/nospace.litmus", "../testdata/code/ring-dep-code.litmus", "testdata/code/ring-dep-flat.litmus"} {
 		src, err := os.ReadFile(name)
 		require.NoError(b, err)
 		for _, m := range []Model{SC, LKMM} {
