@@ -107,7 +107,7 @@ func (pr *printer) test() {
 
 func (pr *printer) init() {
 	t := pr.t
-	if len(t.Init) == 0 {
+	if len(t.Init) == 0 && len(t.Objects) == 0 {
 		pr.flush(t.InitPos+1, "")
 		pr.printf("{}\n")
 		return
@@ -122,6 +122,9 @@ func (pr *printer) init() {
 		}
 		pr.trailing(it.End(), next)
 		pr.printf("\n")
+	}
+	for _, o := range t.Objects {
+		pr.printf("\t%s;\n", objectString(o))
 	}
 	pr.printf("}\n")
 }
@@ -338,6 +341,12 @@ func writeExpr(b *strings.Builder, e Expr) {
 	case *ParenExpr:
 		b.WriteString("(")
 		writeExpr(b, e.X)
+		b.WriteString(")")
+	case *OffsetExpr:
+		b.WriteString(OffsetBuiltin + "(")
+		writeExpr(b, e.Ptr)
+		b.WriteString(", ")
+		writeExpr(b, e.Off)
 		b.WriteString(")")
 	case *IndexExpr:
 		writeExpr(b, e.X)

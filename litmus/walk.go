@@ -55,6 +55,9 @@ func Inspect(n Node, f func(Node) bool) {
 		}
 	case *ParenExpr:
 		inspectExpr(n.X, f)
+	case *OffsetExpr:
+		inspectExpr(n.Ptr, f)
+		inspectExpr(n.Off, f)
 	case *IndexExpr:
 		inspectExpr(n.X, f)
 		inspectExpr(n.Index, f)

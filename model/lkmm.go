@@ -8,6 +8,7 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/lkmm"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // checkLKMM runs the axiomatic LKMM engine (package model/lkmm) and
@@ -38,6 +39,10 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Candidates: r.Candidates, Incomplete: r.Incomplete,
 	})
+	res.FaultsChecked = t.Code != nil || len(t.Objects) > 0
+	for _, f := range r.Faults {
+		res.Faults = append(res.Faults, report.Stuck{Reason: f})
+	}
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "lkmm"
 	return res, nil

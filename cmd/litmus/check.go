@@ -372,7 +372,10 @@ func cell(mr *modelResult) string {
 	if n := len(mr.res.Stuck); n > 0 {
 		s += " +stuck"
 	}
-	if mr.res.Stats.Dropped > 0 {
+	switch {
+	case len(mr.res.Faults) > 0:
+		s += " +badaddr"
+	case mr.res.Stats.Dropped > 0:
 		s += " +dropped"
 	}
 	if mr.res.Incomplete != "" {

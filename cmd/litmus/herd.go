@@ -44,7 +44,10 @@ func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	for _, s := range r.Stuck {
 		fmt.Fprintf(w, "Stuck %s %s\n", r.Name, s.Reason)
 	}
-	if len(r.Dropped) > 0 {
+	for _, f := range r.Faults {
+		fmt.Fprintf(w, "Fault %s %s\n", r.Name, f.Reason)
+	}
+	if len(r.Dropped) > 0 && len(r.Faults) == 0 {
 		fmt.Fprintf(w, "Dropped %s %s (executions that access a non-address are dropped; %d such dead ends)\n", r.Name, r.Dropped[0].Reason, r.Stats.Dropped)
 	}
 	if withTime {

@@ -44,6 +44,35 @@ type program struct {
 	// arrays gives, for each location that is an element of an array
 	// (t[2] in "int64_t t[4]"), its array.
 	arrays map[int]arrayElem
+	// cells places the locations of the test's objects (litmus.Object):
+	// each one's object and byte offset, and back (objects).
+	cells map[int]objCell
+	at    map[objCell]int
+}
+
+type objCell struct{ obj, off int64 }
+
+// objects fills the object table from the test's objects; a cell that is
+// no location is an error at the object.
+func (p *program) objects() error {
+	p.cells, p.at = map[int]objCell{}, map[objCell]int{}
+	for i, o := range p.test.Objects {
+		for _, c := range o.Cells {
+			l, ok := p.index[c.Loc]
+			if !ok {
+				return p.errorf(o.Pos(), "object %s: %s is not a location of the init block", o.Name, c.Loc)
+			}
+			if _, dup := p.cells[l]; dup {
+				return p.errorf(o.Pos(), "object %s: %s is a cell of two objects", o.Name, c.Loc)
+			}
+			if _, arr := p.arrays[l]; arr {
+				return p.errorf(o.Pos(), "object %s: %s is an element of an array", o.Name, c.Loc)
+			}
+			p.cells[l] = objCell{int64(i), int64(c.Off)}
+			p.at[objCell{int64(i), int64(c.Off)}] = l
+		}
+	}
+	return nil
 }
 
 // arrayElem places a location in its array: the array's name, the
@@ -71,6 +100,9 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 	}}
 	ap.RegLess = func(a, b string) bool { return regLess(ap.RegName(a), ap.RegName(b)) }
 	if err := p.locations(); err != nil {
+		return nil, err
+	}
+	if err := p.objects(); err != nil {
 		return nil, err
 	}
 	_, keep64 := p.sem.(uncast)

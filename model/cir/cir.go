@@ -100,6 +100,14 @@ type Env interface {
 	Unsupported(pos litmus.Pos, format string, args ...any) error
 }
 
+// ObjectEnv is an Env whose back end lays out the test's objects
+// (litmus.Test.Objects), so that ptr_add, compiled to an add on the
+// pointer's register, reaches the object's other cells.
+type ObjectEnv interface {
+	Env
+	Objects() bool
+}
+
 // cfront is the state of compiling one C thread.
 type cfront struct {
 	env    Env
@@ -421,9 +429,64 @@ func (f *cfront) value(e litmus.Expr) Operand {
 		return slotOpd(t)
 	case *litmus.CallExpr:
 		return slotOpd(f.call(e, newTemp))
+	case *litmus.OffsetExpr:
+		// ptr_add(p, n): the address is computed from p's register by
+		// an add, so an access through it depends on the read p came
+		// from (a real address dependency). Only a back end whose
+		// test declares the objects can give it a meaning.
+		if oe, ok := f.env.(ObjectEnv); !ok || !oe.Objects() {
+			f.fail(f.env.Unsupported(e.Pos(), "%s (an address computed at run time within an object) for this back end", litmus.ExprString(e)))
+			return constOpd(0)
+		}
+		m := f.mark()
+		x := f.value(e.Ptr)
+		y := f.offset(e.Off)
+		f.release(m)
+		if y.isConst(0) {
+			return x
+		}
+		t := f.temp()
+		f.emit(Instr{Op: Binary, Dst: t, ALU: "+", X: x, Y: y, Pos: e.Pos()})
+		return slotOpd(t)
 	}
 	f.fail(f.env.Unsupported(e.Pos(), "expression %s", litmus.ExprString(e)))
 	return constOpd(0)
+}
+
+// offset compiles the byte offset of a ptr_add. An index scaled by a
+// power of two (an element size) is shifted rather than multiplied, as a
+// compiler does, so that RV64I, which has no mul, compiles it too.
+func (f *cfront) offset(e litmus.Expr) Operand {
+	b, ok := litmus.Unparen(e).(*litmus.BinaryExpr)
+	if ok && (b.Op == "+" || b.Op == "-") {
+		m := f.mark()
+		x := f.offset(b.X)
+		y := f.offset(b.Y)
+		f.release(m)
+		t := f.temp()
+		f.emit(Instr{Op: Binary, Dst: t, ALU: b.Op, X: x, Y: y, Pos: b.OpPos})
+		return slotOpd(t)
+	}
+	if !ok || b.Op != "*" {
+		return f.value(e)
+	}
+	k, ok := litmus.Unparen(b.Y).(*litmus.IntLit)
+	if !ok || k.Value <= 0 || k.Value&(k.Value-1) != 0 {
+		return f.value(e)
+	}
+	sh := int64(0)
+	for v := k.Value; v > 1; v >>= 1 {
+		sh++
+	}
+	m := f.mark()
+	x := f.value(b.X)
+	f.release(m)
+	if sh == 0 {
+		return x
+	}
+	t := f.temp()
+	f.emit(Instr{Op: Binary, Dst: t, ALU: "<<", X: x, Y: constOpd(sh), Pos: b.OpPos})
+	return slotOpd(t)
 }
 
 // lvalAddr compiles an ArgLval argument (*p, or a shared location's name)

@@ -80,6 +80,10 @@ func (e cEnv) Location(name string) (int, int, bool) {
 
 func (e cEnv) Primitive(name string) (*litmus.Primitive, bool) { return e.c.t.Primitive(name) }
 
+// Objects reports that the compiled test declares the C test's objects
+// (finish writes them), for ptr_add.
+func (e cEnv) Objects() bool { return true }
+
 func (e cEnv) Errorf(pos litmus.Pos, format string, args ...any) error {
 	return e.c.errorf(pos, format, args...)
 }

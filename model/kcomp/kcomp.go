@@ -263,7 +263,9 @@ func (c *compiler) declare() error {
 	for _, it := range t.Init {
 		switch v := it.Value.(type) {
 		case *litmus.Ident:
-			c.addVar(v.Name)
+			if v.Name != "NULL" { // int *p = NULL is 0, as in the other engines
+				c.addVar(v.Name)
+			}
 		case *litmus.UnaryExpr:
 			if id, ok := v.X.(*litmus.Ident); ok && v.Op == "&" {
 				c.addVar(id.Name)
@@ -329,6 +331,9 @@ func (c *compiler) initValue(e litmus.Expr) (string, error) {
 	case *litmus.IntLit:
 		return fmt.Sprint(e.Value), nil
 	case *litmus.Ident:
+		if e.Name == "NULL" {
+			return "0", nil
+		}
 		if _, ok := c.index[e.Name]; ok {
 			return e.Name, nil
 		}

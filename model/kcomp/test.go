@@ -82,6 +82,15 @@ func (c *compiler) finish() (*Compiled, error) {
 		}
 		fmt.Fprintf(&b, "%s=%s;\n", v, init)
 	}
+	for _, o := range t.Objects {
+		// The C test's objects, for its ptr_adds: arch.Program resolves
+		// an address moved within an object to the cell there.
+		fmt.Fprintf(&b, "object %s {", o.Name)
+		for _, cl := range o.Cells {
+			fmt.Fprintf(&b, " %d: %s;", cl.Off, cl.Loc)
+		}
+		b.WriteString(" };\n")
+	}
 	for _, th := range c.threads {
 		var items []string
 		for _, r := range th.order {

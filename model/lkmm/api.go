@@ -9,6 +9,7 @@ package lkmm
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -117,6 +118,10 @@ type Result struct {
 	Cut bool
 	// Candidates is the number of candidate executions examined.
 	Candidates int
+	// Faults are the accesses through NULL or a wild pointer that some
+	// allowed execution makes, in a test with objects (fault.go), each
+	// with its place; the flag "bad-address" is then among Flags.
+	Faults []string
 }
 
 // Check runs the LKMM on a parsed C litmus test.
@@ -134,5 +139,16 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if opt.LoopBound <= 0 {
 		opt.LoopBound = 2
 	}
-	return p.check(b, opt)
+	r, err := p.check(b, opt)
+	if err != nil || !p.sawFault {
+		return r, err
+	}
+	if r.Faults, err = faults(b, t, opt); err != nil {
+		return nil, err
+	}
+	if len(r.Faults) > 0 {
+		r.Flags = append(r.Flags, "bad-address")
+		sort.Strings(r.Flags)
+	}
+	return r, nil
 }

@@ -20,6 +20,60 @@ type program struct {
 	init    []Val          // initial value of each location
 	threads []*thread
 	iw      []event // the initial write of each location, built once
+	// cells places the locations of the test's objects (litmus.Object,
+	// ptr_add): each one's object and offset, and back.
+	cells map[int]objCell
+	at    map[objCell]int
+	// sawFault reports that a path of check faulted; faultEnds makes
+	// faulting paths end rather than die, for the second check, which
+	// numbers the sites in faultSites (fault.go).
+	sawFault   bool
+	faultEnds  bool
+	faultSites []faultSite
+}
+
+type objCell struct{ obj, off int64 }
+
+// offset is ptr_add(a, n): the address of the location n bytes past a
+// in a's object (a location in no object is one of its own). An address
+// that leaves the object, or lands between its cells, is a's address
+// plus n: a value, but no location's, so an access there faults
+// (interp.pointer). n must be an integer; a is an address or not.
+func (p *program) offset(a, n Val) Val {
+	if n.IsAddr() || n.IsSymbolic() || a.IsSymbolic() {
+		return Val{Sym: a.Sym, N: a.N + 1<<40} // arithmetic on two addresses: no location
+	}
+	if n.N == 0 {
+		return a
+	}
+	if !a.IsAddr() || a.N != 0 {
+		return Val{Sym: a.Sym, N: a.N + n.N}
+	}
+	if c, ok := p.cells[a.Loc()]; ok {
+		if l, ok := p.at[objCell{c.obj, c.off + n.N}]; ok {
+			return addrVal(l)
+		}
+	}
+	return Val{Sym: a.Sym, N: n.N}
+}
+
+// objects fills the object table from t.Objects.
+func (p *program) objects(t *litmus.Test) error {
+	p.cells, p.at = map[int]objCell{}, map[objCell]int{}
+	for i, o := range t.Objects {
+		for _, c := range o.Cells {
+			l, ok := p.index[c.Loc]
+			if !ok {
+				return p.errorf(o.Pos(), "object %s: %s is not a location of the init block", o.Name, c.Loc)
+			}
+			if _, dup := p.cells[l]; dup {
+				return p.errorf(o.Pos(), "object %s: %s is a cell of two objects", o.Name, c.Loc)
+			}
+			p.cells[l] = objCell{int64(i), int64(c.Off)}
+			p.at[objCell{int64(i), int64(c.Off)}] = l
+		}
+	}
+	return nil
 }
 
 // thread is one process of the test.
@@ -119,6 +173,9 @@ func newProgram(t *litmus.Test) (*program, error) {
 	sort.Strings(p.names)
 	for i, n := range p.names {
 		p.index[n] = i
+	}
+	if err := p.objects(t); err != nil {
+		return nil, err
 	}
 	p.init = make([]Val, len(p.names))
 	regInit := map[int]map[string]Val{}

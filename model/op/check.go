@@ -109,6 +109,13 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) 
 	res.InvariantsChecked = true
 	res.Dropped = mc.droppedReport(sr, droppedIDs)
 	res.Stats.Dropped = int64(len(droppedIDs))
+	res.FaultsChecked = t.Code != nil || len(t.Objects) > 0
+	if len(res.Dropped) > 0 && res.FaultsChecked {
+		// In a test with objects an access through NULL or a wild
+		// pointer is a finding (report.Result.Faults), with its trace.
+		res.Faults = res.Dropped
+		res.Flags = append(res.Flags, "bad-address")
+	}
 	res.Stats.Elapsed = time.Since(start)
 	return res, nil
 }

@@ -230,6 +230,9 @@ func (p *program) format(v val) string {
 	if s, ok := p.symbol(v); ok {
 		return s
 	}
+	if v == wildAddr {
+		return "an address outside its object"
+	}
 	return strconv.FormatInt(v, 10)
 }
 

@@ -494,6 +494,16 @@ func eval(e *expr, regs []val) (val, error) {
 			return 0, err
 		}
 		return binop(e.op, x, y)
+	case exOffset:
+		a, err := eval(e.x, regs)
+		if err != nil {
+			return 0, err
+		}
+		n, err := eval(e.y, regs)
+		if err != nil {
+			return 0, err
+		}
+		return e.objs.offset(a, n), nil
 	case exCond:
 		c, err := eval(e.x, regs)
 		if err != nil {

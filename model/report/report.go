@@ -153,6 +153,18 @@ type Result struct {
 	// releases before October 2025 do for loads; later ones reject the
 	// whole test, docs/semantics.md). Stats.Dropped counts them all.
 	Dropped []Stuck
+	// Faults lists, in a test with objects (a code test, or one that
+	// declares objects for ptr_add), the accesses through NULL or a wild
+	// pointer that some execution the model allows makes: a finding, as
+	// a data race is, and the flag "bad-address" is among Flags. Each
+	// Reason names the access and the pointer's value; an operational
+	// model gives the trace to it (those are its Dropped dead ends).
+	Faults []Stuck
+	// FaultsChecked reports whether the model looked for such accesses:
+	// sc, tso, pso and the native LKMM do in a test with objects; the
+	// architecture models and the cat interpreter drop a faulting path
+	// silently, as herd does.
+	FaultsChecked bool
 	// InvariantsChecked reports whether the test's invariant clauses were
 	// checked in every reachable state. It is false under LKMM, an
 	// axiomatic model with no intermediate states.
