@@ -136,9 +136,6 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		return nil, errs
 	}
 	if opt.Mixed {
-		if len(p.arrays) > 0 {
-			return nil, p.errorf(t.Pos(), "an array in a mixed-size test: not supported (each cell of an array is a location of its own)")
-		}
 		if err := p.layoutMixed(ap, init); err != nil {
 			return nil, err
 		}
