@@ -15,7 +15,7 @@ import (
 // access is the events of the granules it covers, one single-copy-atomic
 // access; a read takes the granules it covers from writes chosen access
 // by access (smaller writes first), and so do the final values. The
-// rules are those of herd 7.58 (docs/semantics.md, "Mixed-size tests").
+// rules are those of herd 7.58 (docs/arch.md, "Mixed-size").
 
 // MixedError says that a test turned out to be mixed-size while it was
 // being given a non-mixed meaning: the caller builds the program again
