@@ -147,6 +147,11 @@ func (p *program) layoutMixed(ap *axiom.Program, init map[string]axiom.Val) erro
 			return fmt.Errorf("%s: location %s (%d bytes) is smaller than the granule of this mixed-size test (%d bytes)", t.Name, n, small, mi.g)
 		}
 		for off := 0; off < size; off += mi.g {
+			if len(names)&4095 == 4095 {
+				if err := p.opt.Budget.Err(); err != nil {
+					return err // a large array is many granules
+				}
+			}
 			name := n
 			if off > 0 {
 				name = fmt.Sprintf("%s+%d", n, off)

@@ -199,6 +199,12 @@ func (p *program) locations() error {
 	for _, it := range t.Init {
 		if it.Proc < 0 && it.Len > 0 {
 			for i := 0; i < it.Len; i++ {
+				if i&4095 == 4095 {
+					// A large array is many locations: poll the budget.
+					if err := p.opt.Budget.Err(); err != nil {
+						return err
+					}
+				}
 				add(fmt.Sprintf("%s[%d]", it.Name, i))
 			}
 		} else if it.Proc < 0 && !strings.HasPrefix(it.Name, "%") {
