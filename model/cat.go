@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -202,6 +203,10 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	} else {
 		p, err = arch.Program(t, arch.Options{Budget: b, LoopBound: opt.LoopBound, OneEventAMO: m.cat.oneEventAMO(cm)})
 	}
+	var ex *limit.Exceeded
+	if errors.As(err, &ex) {
+		return limitedResult(t, m, ex.Reason), nil // the set-up of a large test ran out of budget
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +221,9 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if arch.IsMixed(err) {
 		// A mixed-size test: herd's -variant mixed meaning.
 		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b, LoopBound: opt.LoopBound, OneEventAMO: m.cat.oneEventAMO(cm)}); err != nil {
+			if errors.As(err, &ex) {
+				return limitedResult(t, m, ex.Reason), nil
+			}
 			return nil, err
 		}
 		r, err = catSearch(ctx, cm, p, opt, opt.WitnessFor)

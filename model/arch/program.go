@@ -168,9 +168,6 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		return nil, errs
 	}
 	if opt.Mixed {
-		if len(p.arrays) > 0 {
-			return nil, p.errorf(t.Pos(), "an array in a mixed-size test: not supported (each cell of an array is a location of its own)")
-		}
 		if err := p.layoutMixed(ap, init); err != nil {
 			return nil, err
 		}
@@ -234,6 +231,12 @@ func (p *program) locations() error {
 	for _, it := range t.Init {
 		if it.Proc < 0 && it.Len > 0 {
 			for i := 0; i < it.Len; i++ {
+				if i&4095 == 4095 {
+					// A large array is many locations: poll the budget.
+					if err := p.opt.Budget.Err(); err != nil {
+						return err
+					}
+				}
 				add(fmt.Sprintf("%s[%d]", it.Name, i))
 			}
 		} else if it.Proc < 0 && !strings.HasPrefix(it.Name, "%") {

@@ -177,10 +177,16 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 		return nil, fmt.Errorf("no code generator for %s", tg.Dialect)
 	}
 	c := &compiler{t: t, tg: tg, opt: opt, be: be, index: map[string]int{}}
+	// RCU's grace periods as the toy implementation's locks (rcu.go).
+	rt, err := c.rcuToy(t)
+	if err != nil {
+		return nil, err
+	}
+	c.t = rt
 	if err := c.declare(); err != nil {
 		return nil, err
 	}
-	for _, pr := range t.Procs {
+	for _, pr := range c.t.Procs {
 		th, err := c.thread(pr)
 		if err != nil {
 			return nil, err
@@ -190,7 +196,11 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 			return nil, err
 		}
 	}
-	return c.finish()
+	out, err := c.finish()
+	if out != nil {
+		out.C = t // the test as written, not its toy-RCU form
+	}
+	return out, err
 }
 
 // compiler is the state of one compilation.
