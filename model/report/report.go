@@ -47,6 +47,12 @@ type Options struct {
 	// apply to the cat models only; a native engine refuses them.
 	SkipChecks []string
 	SkipAll    bool
+	// StrictSkip is herd7's -strictskip: an execution is kept only when
+	// every check named by SkipChecks fails on it ("retain outcomes
+	// allowed by ALL skipped checks", herd's machModelChecker.ml: the set
+	// of skipped checks that failed equals SkipChecks). Without
+	// SkipChecks it changes nothing.
+	StrictSkip bool
 	// NoWitness skips building witness traces (slightly faster).
 	NoWitness bool
 	// Plain disables the partial-order reduction and forces the plain
