@@ -520,47 +520,16 @@ func splitOrder(m, base string) (acq, rel, ok bool) {
 // expandA64Row assembles a row with its placeholders bound; unconditional
 // backward branches (spin loops) count against t's loop budget.
 func expandA64Row(a *a64asm, insns []kmap.Insn, bind map[string]areg, t *a64Thread) error {
-	defs := make([]int, len(insns))
-	for i, in := range insns {
-		if in.Label != "" {
-			defs[i] = a.newLabel()
-		}
-	}
-	find := func(at int, ref string) (int, bool, error) {
-		j, back, err := kmap.LabelTarget(insns, at, ref)
-		return defs[j], back, err
-	}
-	for i, in := range insns {
-		if in.Label != "" {
-			a.bind(defs[i])
-		}
-		if in.Op == "" {
-			continue
-		}
-		var ops []a64Operand
-		target, back := 0, false
-		for _, arg := range in.Args {
-			if kmap.IsLabelRef(arg) {
-				var err error
-				if target, back, err = find(i, arg); err != nil {
-					return err
-				}
-				continue
-			}
-			o, err := parseA64Operand(arg, bind)
-			if err != nil {
-				return fmt.Errorf("%s: %v", in, err)
-			}
-			ops = append(ops, o)
-		}
+	parse := func(arg string) (a64Operand, error) { return parseA64Operand(arg, bind) }
+	return expandRow(a, insns, parse, func(in kmap.Insn, ops []a64Operand, target int, back bool) error {
 		if back && in.Op == "b" && t != nil {
 			t.loopCheck()
 		}
 		if err := a64insn(a, in.Op, ops, target); err != nil {
 			return fmt.Errorf("%s: %v", in, err)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // a64insn encodes one instruction of a row.
