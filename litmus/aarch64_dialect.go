@@ -282,15 +282,7 @@ func aarch64Piece(s string, off int) (piece, string) {
 		}
 		return pc, ""
 	}
-	if r, ok := aarch64Reg(s); ok {
-		pc.kind, pc.reg = pReg, r
-		return pc, ""
-	}
-	if labelLen(s) == len(s) {
-		pc.kind, pc.name = pName, s
-		return pc, ""
-	}
-	return pc, "unexpected text"
+	return regOrName(pc, s, aarch64Reg)
 }
 
 // aarch64Mem reads a bracketed memory operand.

@@ -13,7 +13,7 @@ var ppcDialect = &dialect{
 	arch:        ArchPPC,
 	norm:        ppcNorm,
 	instrs:      ppcInstrs(),
-	unsupported: func(string) (string, bool) { return "", false },
+	unsupported: noUnsupported,
 	piece:       ppcPiece,
 	slot:        ppcSlot,
 	describe:    ppcDescribe,
