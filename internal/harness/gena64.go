@@ -354,14 +354,7 @@ func (t *a64Thread) reg(o cir.Operand, scratch areg) areg {
 	return scratch
 }
 
-func (t *a64Thread) label(l int) int {
-	if al, ok := t.labels[l]; ok {
-		return al
-	}
-	al := t.a.newLabel()
-	t.labels[l] = al
-	return al
-}
+func (t *a64Thread) label(l int) int { return asmLabel(t.labels, t.a, l) }
 
 // loopCheck counts one back edge against the budget.
 func (t *a64Thread) loopCheck() {

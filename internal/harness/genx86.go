@@ -250,22 +250,20 @@ func (p *program) genX86(o Options, nthreads, me int, spec x86Spec, body func(t 
 	a.bind(next)
 	a.unary("inc", 8, ctx(ctxI))
 	a.jmp(top)
-	if t.usedAbandonPop {
-		a.bind(t.abandonPop)
-		a.popfq()
+	for _, st := range []struct {
+		usedPop bool
+		pop, l  int
+		status  int64
+	}{{t.usedAbandonPop, t.abandonPop, t.abandon, statusAbandoned}, {t.usedDropPop, t.dropPop, t.drop, statusDropped}} {
+		if st.usedPop {
+			a.bind(st.pop)
+			a.popfq()
+		}
+		a.bind(st.l)
+		resultsAddr(rAX)
+		a.mov(8, xM(rAX, int64((nres-1)*8)), xI(st.status))
+		a.jmp(next)
 	}
-	a.bind(t.abandon)
-	resultsAddr(rAX)
-	a.mov(8, xM(rAX, int64((nres-1)*8)), xI(statusAbandoned))
-	a.jmp(next)
-	if t.usedDropPop {
-		a.bind(t.dropPop)
-		a.popfq()
-	}
-	a.bind(t.drop)
-	resultsAddr(rAX)
-	a.mov(8, xM(rAX, int64((nres-1)*8)), xI(statusDropped))
-	a.jmp(next)
 	a.bind(done)
 	a.ret()
 	return a.finish()

@@ -177,24 +177,15 @@ func (p *program) declareVars(cTest bool) error {
 			p.addVar(prm.Name.Name, 8, 1, false)
 		}
 	}
-	var visit func(pr litmus.Prop)
-	visit = func(pr litmus.Prop) {
-		switch pr := pr.(type) {
-		case *litmus.AtomProp:
+	visit := func(pr litmus.Prop) {
+		litmus.EachAtom(pr, func(pr *litmus.AtomProp) {
 			p.finalVar(pr.Loc)
 			if pr.Val.Loc != nil {
 				p.finalVar(pr.Val.Loc)
 			} else if !pr.Val.IsInt {
 				p.addVar(pr.Val.Sym, 8, 1, false)
 			}
-		case *litmus.NotProp:
-			visit(pr.X)
-		case *litmus.BinProp:
-			visit(pr.X)
-			visit(pr.Y)
-		case *litmus.ParenProp:
-			visit(pr.X)
-		}
+		})
 	}
 	for _, it := range t.Init {
 		switch v := it.Value.(type) {
@@ -318,22 +309,13 @@ func (p *program) unsupported(pos litmus.Pos, format string, args ...any) error 
 // filter (hidden: not printed).
 func (p *program) observedRefs() (visible, hidden []*litmus.LocRef) {
 	var refs []*litmus.LocRef
-	var visit func(pr litmus.Prop)
-	visit = func(pr litmus.Prop) {
-		switch pr := pr.(type) {
-		case *litmus.AtomProp:
+	visit := func(pr litmus.Prop) {
+		litmus.EachAtom(pr, func(pr *litmus.AtomProp) {
 			refs = append(refs, pr.Loc)
 			if pr.Val.Loc != nil {
 				refs = append(refs, pr.Val.Loc)
 			}
-		case *litmus.NotProp:
-			visit(pr.X)
-		case *litmus.BinProp:
-			visit(pr.X)
-			visit(pr.Y)
-		case *litmus.ParenProp:
-			visit(pr.X)
-		}
+		})
 	}
 	refs = append(refs, p.test.Locations...)
 	if p.test.Cond != nil {

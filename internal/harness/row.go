@@ -56,3 +56,14 @@ func expandRow[O any](a labelAsm, insns []kmap.Insn, parse func(string) (O, erro
 	}
 	return nil
 }
+
+// asmLabel returns the asm label of cir label l, a fresh one of a's the
+// first time, recorded in labels.
+func asmLabel(labels map[int]int, a labelAsm, l int) int {
+	if al, ok := labels[l]; ok {
+		return al
+	}
+	al := a.newLabel()
+	labels[l] = al
+	return al
+}

@@ -58,14 +58,7 @@ type x86C struct {
 	labels map[int]int // cir label -> asm label
 }
 
-func (g *x86C) label(l int) int {
-	if al, ok := g.labels[l]; ok {
-		return al
-	}
-	al := g.a.newLabel()
-	g.labels[l] = al
-	return al
-}
+func (g *x86C) label(l int) int { return asmLabel(g.labels, g.a, l) }
 
 func slotReg(s int) xop { return xR(x86SlotRegs[s], 8) }
 
