@@ -165,15 +165,9 @@ func riscvSlot(m *matcher, code string) bool {
 	}
 	switch code {
 	case "r":
-		if pc.kind != pReg {
-			return false
-		}
-		return m.emit(&Operand{Kind: OpdReg, R: regPtr(pc.reg)}, 1)
+		return m.emitReg(pc.kind == pReg, pc)
 	case "i":
-		if pc.kind != pImm {
-			return false
-		}
-		return m.emit(&Operand{Kind: OpdImm, Imm: pc.imm}, 1)
+		return m.emitImm(pc)
 	case "a", "a0":
 		if pc.kind != pMem {
 			return false

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // program is a test compiled for one architecture: each thread's code and
@@ -332,17 +333,11 @@ func (p *program) observedRefs() (visible, hidden []*litmus.LocRef) {
 // sortColumns orders columns as the model orders its observed locations:
 // registers first, by thread then name, then memory by name.
 func sortColumns(cols []column) {
-	sort.SliceStable(cols, func(i, j int) bool {
-		a, b := cols[i], cols[j]
-		if a.reg != b.reg {
-			return a.reg
+	observed := func(c column) report.Observed {
+		if c.reg {
+			return report.Observed{Reg: true, Proc: c.proc, Name: c.regTxt}
 		}
-		if a.reg {
-			if a.proc != b.proc {
-				return a.proc < b.proc
-			}
-			return a.regTxt < b.regTxt
-		}
-		return a.memName < b.memName
-	})
+		return report.Observed{Name: c.memName}
+	}
+	sort.SliceStable(cols, func(i, j int) bool { return observed(cols[i]).Less(observed(cols[j])) })
 }
