@@ -299,9 +299,12 @@ func simpleString(s Stmt) string {
 
 // ExprString formats a C expression as the printer writes it. Parentheses
 // are those of the source (ParenExpr); no others are added.
-func ExprString(e Expr) string {
+func ExprString(e Expr) string { return render(e, writeExpr) }
+
+// render returns what write writes of v.
+func render[T any](v T, write func(*strings.Builder, T)) string {
 	var b strings.Builder
-	writeExpr(&b, e)
+	write(&b, v)
 	return b.String()
 }
 
@@ -516,11 +519,7 @@ func valueString(v *Value) string {
 // PropString formats a proposition of the condition language. It writes
 // into one buffer, so that a long chain of conjuncts (a left-deep tree)
 // prints in linear time.
-func PropString(p Prop) string {
-	var b strings.Builder
-	writeProp(&b, p)
-	return b.String()
-}
+func PropString(p Prop) string { return render(p, writeProp) }
 
 func writeProp(b *strings.Builder, p Prop) {
 	switch p := p.(type) {

@@ -264,7 +264,7 @@ func catResult(t *litmus.Test, m Model, r *interp.Result, states report.States, 
 // explaining witnessFor (opt.WitnessFor, in the checked test's terms).
 func catCheckOptions(maxCand int, opt Options, witnessFor litmus.Prop) interp.CheckOptions {
 	co := interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain, SkipAll: opt.SkipAll,
-		WitnessFor: witnessFor, Graphs: opt.Explain}
+		StrictSkip: opt.StrictSkip, WitnessFor: witnessFor, Graphs: opt.Explain}
 	if len(opt.SkipChecks) > 0 {
 		co.SkipChecks = map[string]bool{}
 		for _, n := range opt.SkipChecks {

@@ -56,6 +56,15 @@ func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	fmt.Fprintln(w)
 }
 
+// writeSearch prints, for an operational search whose partial-order
+// reduction did not apply (check -v), why: "Search T plain: the program
+// loops". A reduced search and the other engines have no such line.
+func writeSearch(w io.Writer, r *model.Result) {
+	if r.Stats.Unreduced != "" {
+		fmt.Fprintf(w, "Search %s plain: %s, so the partial-order reduction does not apply and every interleaving is explored\n\n", r.Name, r.Stats.Unreduced)
+	}
+}
+
 // exploredParts names what an incomplete result covers only in part:
 // "the states, the counts and the flags".
 func exploredParts(partial []string) string {

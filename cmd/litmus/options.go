@@ -36,6 +36,7 @@ type runOptions struct {
 	loopBound  int
 	skipAll    bool
 	skipChecks []string
+	strictSkip bool
 	variants   []string
 	maxMemory  int // MiB
 	jobs       int
@@ -52,10 +53,14 @@ type runOptions struct {
 	primsFile, primsHash string
 }
 
-// loadPrims reads the macro file that --model-dir or a --cat .cfg names,
-// if any, into o.prims: C tests are then parsed and checked with the
-// kernel tree's own table of primitives.
+// loadPrims reads the herd .cfg files of the run (readConfs), then the
+// macro file that --model-dir or a --cat .cfg names, if any, into
+// o.prims: C tests are then parsed and checked with the kernel tree's own
+// table of primitives.
 func (o *runOptions) loadPrims() error {
+	if err := o.readConfs(); err != nil {
+		return err
+	}
 	var cfgs []string
 	if o.modelDir != "" {
 		cfgs = append(cfgs, filepath.Join(o.modelDir, "linux-kernel.cfg"))
@@ -146,7 +151,7 @@ func (o *runOptions) modelOptions() model.Options {
 	debug.SetMemoryLimit(int64(process))
 	limit.SetProcessCap(process)
 	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem,
-		LoopBound: o.loopBound, SkipAll: o.skipAll, SkipChecks: o.skipChecks}
+		LoopBound: o.loopBound, SkipAll: o.skipAll, SkipChecks: o.skipChecks, StrictSkip: o.strictSkip}
 }
 
 // resolve checks t's names and expectations once for every model of the

@@ -156,6 +156,10 @@ model, in input order. The schema is stable: fields are only ever added.
                         satisfy the condition, in words; omitted when empty
   explored_states       distinct states the search visited
   elapsed_s             seconds the search took
+  unreduced             sc/tso/pso: why the search ran without its
+                        partial-order reduction ("the program loops",
+                        "invariants are checked in every state"); omitted
+                        when it was reduced and under the other models
   error                 "file:line:col: message" when the file could not be
                         parsed or given a meaning, else null; such a
                         record still has kind, condition and expected

@@ -184,6 +184,7 @@ func (in *interp) fail(pos litmus.Pos, format string, args ...any) {
 func (in *interp) emit(e event) int {
 	e.thread = in.th.id
 	e.ctrl = in.ctrl
+	in.p.narrowWrite(&e)
 	if len(in.events)&4095 == 4095 && in.err == nil {
 		// A long path: check the budget on the way.
 		in.err = in.b.Err()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 )
 
 // maxThreads is the most threads a test may have.
@@ -30,6 +31,25 @@ type program struct {
 	sawFault   bool
 	faultEnds  bool
 	faultSites []faultSite
+	// conv narrows a value written to a location to its C type
+	// (model/ctype.Locations); nil when no location is narrower than 64
+	// bits.
+	conv []ctype.Kind
+}
+
+// narrowWrite converts the integer value of write e to its location's C
+// type, as the kernel's compilers store it (an int keeps 32 bits); a
+// value the conversion changes is computed, no longer a copy of a read.
+func (p *program) narrowWrite(e *event) {
+	if p.conv == nil || e.kind != evW || e.loc < 0 || e.val.Sym != 0 {
+		return
+	}
+	if n := p.conv[e.loc].Convert(e.val.N); n != e.val.N {
+		e.val.N = n
+		if e.vf != 0 {
+			e.vf = vfOp
+		}
+	}
 }
 
 type objCell struct{ obj, off int64 }
@@ -176,6 +196,17 @@ func newProgram(t *litmus.Test) (*program, error) {
 	}
 	if err := p.objects(t); err != nil {
 		return nil, err
+	}
+	if t.Arch == litmus.ArchC {
+		if kinds := ctype.Locations(t); len(kinds) > 0 {
+			p.conv = make([]ctype.Kind, len(p.names))
+			for i, n := range p.names {
+				if j := strings.IndexByte(n, '['); j > 0 {
+					n = n[:j]
+				}
+				p.conv[i] = kinds[n]
+			}
+		}
 	}
 	p.init = make([]Val, len(p.names))
 	regInit := map[int]map[string]Val{}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 )
 
 // compiler holds what compiling one test needs: the program being built
@@ -73,6 +74,12 @@ func compile(t *litmus.Test) (*program, error) {
 	}
 	if err := c.errs.Err(); err != nil {
 		return nil, err
+	}
+	if t.Arch == litmus.ArchC {
+		kinds := ctype.Locations(t)
+		for i := range c.p.locs {
+			c.p.locs[i].conv = kinds[c.p.locs[i].base]
+		}
 	}
 	for _, th := range c.p.threads {
 		for pc := range th.code {

@@ -189,6 +189,18 @@ type location struct {
 	addr  val    // its address value
 	init  val
 	size  int // bytes, for x86 address arithmetic
+	// conv narrows a value stored to the location to its C type
+	// (model/ctype.Locations): an int keeps 32 bits, as the kernel's
+	// compilers store it.
+	conv ctype.Kind
+}
+
+// stored returns v as location l keeps it: converted to its C type.
+func (p *program) stored(l int, v val) val {
+	if l < len(p.locs) {
+		return p.locs[l].conv.Convert(v)
+	}
+	return v
 }
 
 // program is a compiled test.

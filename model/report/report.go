@@ -47,6 +47,12 @@ type Options struct {
 	// apply to the cat models only; a native engine refuses them.
 	SkipChecks []string
 	SkipAll    bool
+	// StrictSkip is herd7's -strictskip: an execution is kept only when
+	// every check named by SkipChecks fails on it ("retain outcomes
+	// allowed by ALL skipped checks", herd's machModelChecker.ml: the set
+	// of skipped checks that failed equals SkipChecks). Without
+	// SkipChecks it changes nothing.
+	StrictSkip bool
 	// NoWitness skips building witness traces (slightly faster).
 	NoWitness bool
 	// Plain disables the partial-order reduction and forces the plain
@@ -281,6 +287,12 @@ type Stats struct {
 	BytesPerState float64       // bytes of search storage (visited set, parents, edges) per state
 	Elapsed       time.Duration // wall time of the whole Check
 	Engine        string        // "plain" or "reduced"
+	// Unreduced says why an operational search (sc, tso, pso) ran plain,
+	// every interleaving, where its partial-order reduction did not
+	// apply: "the program loops", "invariants are checked in every
+	// state". Empty when the search was reduced, when the caller asked
+	// for the plain search (Options.Plain), and under the other engines.
+	Unreduced string
 	// Dropped counts the distinct dead-end states in which a thread is
 	// about to access a non-address (Result.Dropped); the same under the
 	// plain and the reduced search, which keep every dead end.

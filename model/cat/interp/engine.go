@@ -29,6 +29,9 @@ type CheckOptions struct {
 	// the plain one: a skipped check prunes nothing.
 	SkipChecks map[string]bool
 	SkipAll    bool
+	// StrictSkip is herd7's -strictskip: an execution is kept only when
+	// every check of SkipChecks fails on it.
+	StrictSkip bool
 	// WitnessFor, when non-nil, is the final-state proposition to
 	// explain instead of the condition's: Result.Matches, Why, Witness
 	// and WhyGraph are then about it.
@@ -341,7 +344,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 	r, ev, g := s.r, s.r.ev, s.r.g
 	uniproc := m.uniproc && !s.opt.plain && !s.viewOK
 	s.r.noPrune = s.opt.plain || s.viewOK
-	s.r.skipAll, s.r.skipChecks = s.opt.SkipAll, s.opt.SkipChecks
+	s.r.skipAll, s.r.skipChecks, s.r.strictSkip = s.opt.SkipAll, s.opt.SkipChecks, s.opt.StrictSkip
 	rfe := &s.rfe
 	if !rfe.Reset(x, uniproc, nil) {
 		return true

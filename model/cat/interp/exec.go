@@ -2,6 +2,7 @@ package interp
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/cat"
@@ -45,6 +46,10 @@ type runner struct {
 	// the checks so named (CheckOptions.SkipChecks).
 	skipAll    bool
 	skipChecks map[string]bool
+	// strictSkip is herd's -strictskip: a skipped check that fails adds
+	// its name, marked (skippedMark), to the execution's flags, and
+	// finish keeps the execution only when every skipped check did.
+	strictSkip bool
 	// wantWhy asks a failing check for an explanation in words.
 	wantWhy bool
 	// lastPath is the path of events the last explanation spelled.
@@ -200,8 +205,26 @@ func (r *runner) runTop(k int, fl flags) {
 	r.finish(fl)
 }
 
-// finish reports a consistent execution.
+// skippedMark begins the pseudo-flag of a skipped check that failed,
+// under -strictskip; no flag of a model can begin with it.
+const skippedMark = "\x00skipped "
+
+// finish reports a consistent execution; under -strictskip, one that
+// fails every skipped check (herd's machModelChecker.ml keeps an
+// execution when the set of skipped checks it failed equals
+// -skipchecks), the others being rejected.
 func (r *runner) finish(fl flags) {
+	if r.strictSkip {
+		failed := 0
+		for len(fl) > 0 && strings.HasPrefix(fl[0], skippedMark) {
+			failed++
+			fl = fl[1:]
+		}
+		if failed < len(r.skipChecks) {
+			r.reject(&failure{name: "-strictskip (a skipped check holds)"})
+			return
+		}
+	}
 	if !r.emit(outcome{flags: fl}) {
 		r.stop = true
 	}
@@ -259,6 +282,9 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 		}
 		switch s.Kind {
 		case cat.Check:
+			if !ok && s.Name != "" && r.skipChecks[s.Name] && r.strictSkip {
+				fl = fl.with(skippedMark + s.Name)
+			}
 			if !ok && (r.skipAll || s.Name != "" && r.skipChecks[s.Name]) {
 				ok = true // herd's -skipchecks, -through
 			}
