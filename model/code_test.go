@@ -25,7 +25,10 @@ var codeTwins = []struct{ code, twin string }{
 	{"../testdata/code/wfree-no-barrier-code.litmus", "../testdata/wfree-no-barrier.litmus"},
 	{"../testdata/code/dstref-code.litmus", "../testdata/dstref.litmus"},
 	{"../testdata/code/tsflags-code.litmus", "../testdata/tsflags.litmus"},
-	{"testdata/code/spinwait-code.litmus", "testdata/code/spinwait-flat.litmus"},
+	{"../testdata/code/spinwait-code.litmus", "../testdata/code/spinwait-flat.litmus"},
+	{"../testdata/code/spinwait-once-code.litmus", "../testdata/code/spinwait-once-flat.litmus"},
+	{"../testdata/code/seqcount-code.litmus", "../testdata/code/seqcount-flat.litmus"},
+	{"../testdata/code/cmpxchg-inc-code.litmus", "../testdata/code/cmpxchg-inc-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }

@@ -402,10 +402,13 @@ type jsonResult struct {
 	Stuck       []jsonStuck     `json:"stuck"`
 	Flags       []string        `json:"flags"`
 	Dropped     int64           `json:"dropped"`
-	Why         string          `json:"why,omitempty"`
-	Explored    int64           `json:"explored_states"`
-	Elapsed     float64         `json:"elapsed_s"`
-	Error       *string         `json:"error"`
+	// Loops says, for an axiomatic model, how each loop was checked:
+	// as an await of its exit condition, or unrolled and why.
+	Loops    []string `json:"loops,omitempty"`
+	Why      string   `json:"why,omitempty"`
+	Explored int64    `json:"explored_states"`
+	Elapsed  float64  `json:"elapsed_s"`
+	Error    *string  `json:"error"`
 	// ModelSHA256 is, for a cat model read from files, the SHA-256 of
 	// its files' contents (model.Model.CatInfo).
 	ModelSHA256 string `json:"model_sha256,omitempty"`
@@ -518,6 +521,7 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 		}
 		j.Flags = append(j.Flags, r.Flags...)
 		j.Dropped = r.Stats.Dropped
+		j.Loops = r.Loops
 		j.Why = r.Why
 		j.Explored = r.Stats.States
 		j.Elapsed = roundSeconds(r.Stats.Elapsed)

@@ -35,6 +35,10 @@ type Options struct {
 	// it again is dropped, as herd's -unroll does. Zero means 2, herd's
 	// default.
 	LoopBound int
+	// Unroll turns the spin-loop reduction off: every loop is unrolled,
+	// none is checked as an await of its exit condition (the plain
+	// search of the differential tests; litmus.Awaits).
+	Unroll bool
 	// MaxCandidates stops the search with Unknown after this many
 	// candidate executions. Zero means no limit.
 	MaxCandidates int
@@ -115,6 +119,9 @@ type Result struct {
 	Witness, WhyGraph *report.Graph
 	// Cut reports whether the loop bound dropped some path.
 	Cut bool
+	// Loops says how each loop of the test was checked: as an await of
+	// its exit condition, or unrolled and why (litmus.LoopNote.Text).
+	Loops []string
 	// Candidates is the number of candidate executions examined.
 	Candidates int
 }
@@ -134,5 +141,10 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if opt.LoopBound <= 0 {
 		opt.LoopBound = 2
 	}
-	return p.check(b, opt)
+	p.setAwaits(opt.Unroll)
+	res, err := p.check(b, opt)
+	if res != nil {
+		res.Loops = p.loopNotes()
+	}
+	return res, err
 }

@@ -20,6 +20,7 @@ type program struct {
 	init    []Val          // initial value of each location
 	threads []*thread
 	iw      []event // the initial write of each location, built once
+	awaits  awaits  // the loops checked as awaits (await.go)
 }
 
 // thread is one process of the test.

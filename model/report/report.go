@@ -52,6 +52,11 @@ type Options struct {
 	// Plain disables the partial-order reduction and forces the plain
 	// interleaving search (used by the differential tests).
 	Plain bool
+	// Unroll turns the spin-loop reduction of the axiomatic models off:
+	// every loop is unrolled under LoopBound, none is checked as an
+	// await of its exit condition (litmus.Awaits; the differential
+	// tests' plain search).
+	Unroll bool
 	// Explain asks a cat model for the reason of a verdict with no
 	// allowed execution satisfying the condition even when its pruned
 	// search dropped those executions before a check could name one: it
@@ -153,6 +158,10 @@ type Result struct {
 	// releases before October 2025 do for loads; later ones reject the
 	// whole test, docs/semantics.md). Stats.Dropped counts them all.
 	Dropped []Stuck
+	// Loops says, for the axiomatic models, how each loop of a C test
+	// was checked: "P1 line 12: while loop checked as an await of its
+	// exit condition", or unrolled and why (litmus.Awaits).
+	Loops []string
 	// InvariantsChecked reports whether the test's invariant clauses were
 	// checked in every reachable state. It is false under LKMM, an
 	// axiomatic model with no intermediate states.
