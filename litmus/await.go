@@ -290,19 +290,44 @@ func (a *awaitAnalysis) loop(pr *Proc, params map[string]bool, s Stmt) (*Await, 
 	// Every register the loop assigns is assigned before it is read by
 	// the part of an iteration before the exit test.
 	why := defined(c.assigned, pre, cont)
-	if why == "" {
+	if why == "" && (pre != nil || !a.hasEvents(post)) {
 		return &Await{Loop: s, Pre: pre, Cont: cont}, ""
 	}
+	// A while loop whose body sets what its condition tests, or whose
+	// body has events of its own (a fence, a read), is checked in its
+	// rotated form, so that an execution that enters the loop keeps
+	// one instance of the body: its events are what a model's flags
+	// may be about (aarch64.cat flags the fences of the inner shareable
+	// domain).
 	if _, isDo := s.(*DoWhileStmt); !isDo && pre == nil {
-		// A while loop whose body sets what its condition tests
-		// (r = 0; while (!r) r = READ_ONCE(*x);) is "if (C) do B while
-		// (C)": the test on entry, then a do-while whose iterations
-		// start afresh.
+		// while (C) B is "if (C) do B while (C)": the test on entry,
+		// then a do-while whose iterations start afresh
+		// (r = 0; while (!r) r = READ_ONCE(*x);).
 		if defined(c.assigned, post, cont) == "" {
 			return &Await{Loop: s, Enter: cont, Pre: post, Cont: cont}, ""
 		}
 	}
+	if why == "" {
+		why = "its body assigns registers"
+	}
 	return nil, why
+}
+
+// hasEvents reports whether the statements call a primitive with an
+// event (anything but cpu_relax).
+func (a *awaitAnalysis) hasEvents(list []Stmt) bool {
+	found := false
+	for _, x := range list {
+		Inspect(x, func(n Node) bool {
+			if call, ok := n.(*CallExpr); ok {
+				if p, ok := a.t.Primitive(call.Fun.Name); !ok || p.Kind != KNop {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // defined says why not every register of assigned is assigned by pre
