@@ -213,3 +213,33 @@ func TestAwaitDiffRapid(t *testing.T) {
 		require.True(t, awaitDiff(t, src, test, ms), "the drawn loop is an await:\n%s", src)
 	})
 }
+
+// TestAwaitTwinsKernelCat: the loop code tests and their twins under the
+// kernel's own linux-kernel.cat (--model-dir) give the native LKMM's
+// verdict (the golden of the eight built-in models is TestCodeTwins'),
+// with every loop checked as an await.
+func TestAwaitTwinsKernelCat(t *testing.T) {
+	if _, err := os.Stat(kernelModelDir); err != nil {
+		t.Skip("no shared corpus")
+	}
+	kern, err := LoadKernel(kernelModelDir)
+	require.NoError(t, err)
+	for _, tw := range codeTwins {
+		if !strings.Contains(tw.code, "spinwait") && !strings.Contains(tw.code, "seqcount") && !strings.Contains(tw.code, "cmpxchg-inc") {
+			continue
+		}
+		for _, f := range []string{tw.code, tw.twin} {
+			test := parseFile(t, f)
+			want, err := Check(context.Background(), test, LKMM, Options{})
+			require.NoError(t, err)
+			got, err := Check(context.Background(), test, kern, Options{})
+			require.NoError(t, err)
+			require.Equal(t, want.Verdict, got.Verdict, "%s under %s", f, kern)
+			require.Equal(t, stateLines(want), stateLines(got), "%s under %s", f, kern)
+			require.NotEmpty(t, got.Loops, f)
+			for _, l := range got.Loops {
+				require.Contains(t, l, "checked as an await", f)
+			}
+		}
+	}
+}
