@@ -198,16 +198,21 @@ func spinTest(t *rapid.T) string {
 }
 
 // TestAwaitDiffRapid runs the differential test on drawn spin-wait
-// tests, under the LKMM and, for one in three, an architecture.
+// tests, under the LKMM and, for one in six, an architecture. -short
+// skips it.
 func TestAwaitDiffRapid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
 	rapid.Check(t, func(t *rapid.T) {
 		src := spinTest(t)
 		test, err := litmus.Parse("spin.litmus", []byte(src))
 		require.NoError(t, err, src)
-		// The architectures' compiled searches cost the most: one
-		// check in three draws one of them.
+		// The architectures' compiled searches cost the most (the
+		// unrolled ones above all): one check in six draws one of them;
+		// TestAwaitDiffTestdata runs all four on every bundled test.
 		ms := []Model{LKMM}
-		if rapid.IntRange(0, 2).Draw(t, "witharch") == 0 {
+		if rapid.IntRange(0, 5).Draw(t, "witharch") == 0 {
 			ms = append(ms, rapid.SampledFrom(ArchModels()).Draw(t, "arch"))
 		}
 		require.True(t, awaitDiff(t, src, test, ms), "the drawn loop is an await:\n%s", src)
