@@ -199,7 +199,11 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	}
 	var p *axiom.Program
 	if t.Arch == litmus.ArchC {
-		p, err = lkmm.ProgramLimited(t, opt.LoopBound, b)
+		if opt.Unroll {
+			p, err = lkmm.ProgramUnrolled(t, opt.LoopBound, b)
+		} else {
+			p, err = lkmm.ProgramLimited(t, opt.LoopBound, b)
+		}
 	} else {
 		p, err = arch.Program(t, arch.Options{Budget: b, LoopBound: opt.LoopBound, OneEventAMO: m.cat.oneEventAMO(cm)})
 	}
@@ -231,7 +235,11 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	return catResult(t, m, r, r.States, r.Why, start), nil
+	var loops []string
+	if t.Arch == litmus.ArchC {
+		loops = lkmm.LoopNotes(t, opt.Unroll)
+	}
+	return catResult(t, m, r, r.States, r.Why, loops, start), nil
 }
 
 // catSearch runs cat model cm's search over the candidate executions of
@@ -247,13 +255,13 @@ func catSearch(ctx context.Context, cm *interp.Model, p *axiom.Program, opt Opti
 // catResult is the Result of cat model m on t: the search's answer r,
 // with the final states and explanation given (those of the test
 // checked in t's place, renamed, for a compiled C test), timed from
-// start.
-func catResult(t *litmus.Test, m Model, r *interp.Result, states report.States, why string, start time.Time) *Result {
+// start; loops are the notes on the C test's loops (litmus.Awaits).
+func catResult(t *litmus.Test, m Model, r *interp.Result, states report.States, why string, loops []string, start time.Time) *Result {
 	res := axiomResult(t, m, axiomSummary{
 		States: states, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: why,
 		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
-		Cut: r.Cut, Candidates: r.Candidates,
+		Cut: r.Cut, Loops: loops, Candidates: r.Candidates,
 	})
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "cat"

@@ -408,9 +408,12 @@ type jsonResult struct {
 	Stuck       []jsonStuck     `json:"stuck"`
 	Flags       []string        `json:"flags"`
 	Dropped     int64           `json:"dropped"`
-	Why         string          `json:"why,omitempty"`
-	Explored    int64           `json:"explored_states"`
-	Elapsed     float64         `json:"elapsed_s"`
+	// Loops says, for an axiomatic model, how each loop was checked:
+	// as an await of its exit condition, or unrolled and why.
+	Loops    []string `json:"loops,omitempty"`
+	Why      string   `json:"why,omitempty"`
+	Explored int64    `json:"explored_states"`
+	Elapsed  float64  `json:"elapsed_s"`
 	// Unreduced says why an operational search ran without its
 	// partial-order reduction (model.Stats.Unreduced); absent when it
 	// was reduced and under the other engines.
@@ -528,6 +531,7 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 		}
 		j.Flags = append(j.Flags, r.Flags...)
 		j.Dropped = r.Stats.Dropped
+		j.Loops = r.Loops
 		j.Why = r.Why
 		j.Explored = r.Stats.States
 		j.Elapsed = roundSeconds(r.Stats.Elapsed)

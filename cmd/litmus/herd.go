@@ -27,7 +27,9 @@ import (
 // model.Result.WriteHerd), "Incomplete NAME ..." when it was cut short
 // after the verdict was already certain, "Invariant NAME violated ...",
 // "Stuck NAME ..." and "Dropped NAME ..." (executions dropped for
-// accessing a non-address, model.Result.Dropped). With withTime false the
+// accessing a non-address, model.Result.Dropped), "Await NAME ..." for a
+// loop an axiomatic model checked as an await of its exit condition
+// (model.Result.Loops). With withTime false the
 // Time line is left out so that the output is byte-for-byte reproducible.
 func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	_ = r.WriteHerd(w)
@@ -46,6 +48,11 @@ func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	}
 	for _, f := range r.Faults {
 		fmt.Fprintf(w, "Fault %s %s\n", r.Name, f.Reason)
+	}
+	for _, l := range r.Loops {
+		if strings.HasSuffix(l, " checked as an await of its exit condition") {
+			fmt.Fprintf(w, "Await %s %s\n", r.Name, l)
+		}
 	}
 	if len(r.Dropped) > 0 && len(r.Faults) == 0 {
 		fmt.Fprintf(w, "Dropped %s %s (executions that access a non-address are dropped; %d such dead ends)\n", r.Name, r.Dropped[0].Reason, r.Stats.Dropped)

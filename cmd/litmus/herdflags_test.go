@@ -24,12 +24,19 @@ P0(int *x)
 P1(int *x)
 {
 	int r0;
+	int r1 = 0;
 	r0 = READ_ONCE(*x);
-	while (r0 != 3)
+	while (r0 != 3) {
 		r0 = READ_ONCE(*x);
+		r1 = r1 + 1;
+	}
 }
 exists (1:r0=3)
 `
+
+// spinTest's loop counts its iterations in r1, so it is not an await of
+// its exit condition (litmus.Awaits): it is unrolled, which is what -unroll
+// bounds.
 
 // TestHerdUnroll: herd7's -unroll N bounds the backward jumps of a path
 // under the axiomatic models, the native LKMM and the kernel's cat

@@ -150,6 +150,10 @@ model, in input order. The schema is stable: fields are only ever added.
                         non-address, dropped (see docs/semantics.md); 0
                         normally, and always 0 under lkmm, whose engine
                         drops such paths without counting them
+  loops                 (axiomatic models, C tests) how each loop was
+                        checked: "P1 line 12: while loop checked as an
+                        await of its exit condition", or "... unrolled
+                        (why)"; omitted when the test has no loop
   flags                 herd's flags raised by some allowed execution, e.g.
                         "data-race" (LKMM); [] when none
   why                   (LKMM) which axiom rejects the executions that would

@@ -30,6 +30,10 @@ const (
 	BranchZ                   // if X == 0 goto Target
 	Jump                      // goto Target (Back: a loop's back edge)
 	Label                     // Label:
+	// Spin ends the path: the thread spins forever in a loop checked as
+	// an await of its exit condition (litmus.Awaits), whose one
+	// iteration failed. Only CompileAwaits makes it.
+	Spin
 )
 
 // OpdKind is what an operand is.
@@ -117,6 +121,7 @@ type cfront struct {
 	nnamed int
 	ntemp  int // temporaries in use
 	loops  []*cLoop
+	awaits map[litmus.Stmt]*litmus.Await
 	err    error
 }
 
@@ -125,7 +130,14 @@ type cLoop struct{ brk, cont int }
 // Compile compiles thread pr. The error is the first one found, as env
 // makes it.
 func Compile(env Env, pr *litmus.Proc) (*Thread, error) {
-	f := &cfront{env: env, th: &Thread{Regs: map[string]int{}}, params: map[string]bool{}, locals: map[string]bool{}}
+	return CompileAwaits(env, pr, nil)
+}
+
+// CompileAwaits is Compile with the loops of awaits (litmus.Awaits)
+// compiled as one iteration whose failure ends the path (Spin), for the
+// axiomatic models; real hardware runs the loops (Compile).
+func CompileAwaits(env Env, pr *litmus.Proc, awaits map[litmus.Stmt]*litmus.Await) (*Thread, error) {
+	f := &cfront{env: env, th: &Thread{Regs: map[string]int{}}, params: map[string]bool{}, locals: map[string]bool{}, awaits: awaits}
 	for _, prm := range pr.Params {
 		f.params[prm.Name.Name] = true
 	}
@@ -246,10 +258,22 @@ func (f *cfront) stmt(s litmus.Stmt) {
 		f.stmt(s.Else)
 		f.label(end)
 	case *litmus.WhileStmt:
+		if aw := f.awaits[s]; aw != nil {
+			f.await(nil, aw)
+			return
+		}
 		f.loop(nil, s.Cond, nil, s.Body, false, s.Pos())
 	case *litmus.DoWhileStmt:
+		if aw := f.awaits[s]; aw != nil {
+			f.await(nil, aw)
+			return
+		}
 		f.loop(nil, s.Cond, nil, s.Body, true, s.Pos())
 	case *litmus.ForStmt:
+		if aw := f.awaits[s]; aw != nil {
+			f.await(s.Init, aw)
+			return
+		}
 		f.loop(s.Init, s.Cond, s.Post, s.Body, false, s.Pos())
 	case *litmus.BranchStmt:
 		if len(f.loops) == 0 {
@@ -301,6 +325,31 @@ func (f *cfront) loop(init litmus.Stmt, cond litmus.Expr, post, body litmus.Stmt
 	f.emit(Instr{Op: Jump, Target: top, Back: true, Dst: -1, Pos: pos})
 	f.label(end)
 	f.loops = f.loops[:len(f.loops)-1]
+}
+
+// await compiles a loop checked as an await: init; if its entry test
+// fails, the exit; the iteration's statements before its exit test; if the test says the iteration failed,
+// Spin; as the LKMM engine runs it (model/lkmm/await.go).
+func (f *cfront) await(init litmus.Stmt, aw *litmus.Await) {
+	if init != nil {
+		f.stmt(init)
+	}
+	exit := f.newLabel()
+	if aw.Enter != nil {
+		m := f.mark()
+		c := f.value(aw.Enter)
+		f.emit(Instr{Op: BranchZ, X: c, Target: exit, Dst: -1, Pos: aw.Enter.Pos(), Text: "while (" + litmus.ExprString(aw.Enter) + ")"})
+		f.release(m)
+	}
+	for _, s := range aw.Pre {
+		f.stmt(s)
+	}
+	m := f.mark()
+	c := f.value(aw.Cont)
+	f.emit(Instr{Op: BranchZ, X: c, Target: exit, Dst: -1, Pos: aw.Cont.Pos(), Text: "await " + litmus.ExprString(aw.Cont)})
+	f.release(m)
+	f.emit(Instr{Op: Spin, Dst: -1, Pos: aw.Loop.Pos()})
+	f.label(exit)
 }
 
 // assign compiles "LHS op RHS".

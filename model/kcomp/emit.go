@@ -115,7 +115,7 @@ type emitter struct {
 
 // thread compiles thread pr.
 func (c *compiler) thread(pr *litmus.Proc) (*thread, error) {
-	ct, err := cir.Compile(cEnv{c}, pr)
+	ct, err := cir.CompileAwaits(cEnv{c}, pr, c.awaits)
 	if err != nil {
 		return nil, err
 	}
@@ -337,6 +337,11 @@ func (e *emitter) instr(in cir.Instr) {
 		e.pending = append(e.pending, e.label(in.Label))
 	case cir.Jump:
 		e.emit(be.jump(e.label(in.Target)))
+	case cir.Spin:
+		// The await's iteration failed: the thread spins forever, and
+		// the path ends as a retry's does (see the package comment).
+		e.emit(be.jump(e.named("RETRY")))
+		e.th.retry = true
 	case cir.BranchZ:
 		switch in.X.Kind {
 		case cir.Const:

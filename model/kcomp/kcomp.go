@@ -70,6 +70,11 @@ type Options struct {
 	// (see the package comment). The architecture's loop unrolling
 	// bound then applies to them.
 	RetryLoops bool
+	// Unroll compiles every loop of the C test as a loop, under the
+	// architecture's unrolling bound; without it a loop that
+	// litmus.Awaits admits is one iteration whose failure ends the
+	// path like a retry's (the spin-loop reduction).
+	Unroll bool
 	// Budget, when not nil, bounds the compilation's time and memory
 	// as the search's (a limit hit is its *limit.Exceeded): a test may
 	// be megabytes of code.
@@ -85,6 +90,9 @@ type Compiled struct {
 	Text []byte
 	// C is the test it was compiled from.
 	C *litmus.Test
+
+	// Loops says how each loop of C was compiled (litmus.LoopNote.Text).
+	Loops []string
 
 	cnames  map[string]string // "0:X5" -> "0:r0"
 	origins map[lineKey]Origin
@@ -183,6 +191,16 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 		return nil, err
 	}
 	c.t = rt
+	awaits, notes := litmus.Awaits(c.t)
+	if !opt.Unroll {
+		c.awaits = awaits
+	}
+	for _, n := range notes {
+		if opt.Unroll && n.Await {
+			n.Await, n.Why = false, "the await reduction is off"
+		}
+		c.loops = append(c.loops, n.Text())
+	}
 	if err := c.declare(); err != nil {
 		return nil, err
 	}
@@ -205,13 +223,17 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 
 // compiler is the state of one compilation.
 type compiler struct {
-	t     *litmus.Test
-	tg    Target
-	opt   Options
-	be    backend
-	vars  []string       // shared variables, in order of declaration
-	index map[string]int // variable -> index in vars
-	init  map[string]string
+	t   *litmus.Test
+	tg  Target
+	opt Options
+	// awaits are the loops compiled as awaits; loops the notes on
+	// every loop (Compiled.Loops).
+	awaits map[litmus.Stmt]*litmus.Await
+	loops  []string
+	be     backend
+	vars   []string       // shared variables, in order of declaration
+	index  map[string]int // variable -> index in vars
+	init   map[string]string
 	// wide are the shared variables of 64-bit C types (model/ctype).
 	wide map[string]bool
 	// threads are the compiled threads, in the order of t.Procs.

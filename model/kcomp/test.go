@@ -16,7 +16,7 @@ import (
 // registers renamed to the registers they were given.
 func (c *compiler) finish() (*Compiled, error) {
 	t := c.t
-	out := &Compiled{Target: c.tg, C: t, cnames: map[string]string{}, origins: map[lineKey]Origin{}}
+	out := &Compiled{Target: c.tg, C: t, Loops: c.loops, cnames: map[string]string{}, origins: map[lineKey]Origin{}}
 	byID := map[int]*thread{}
 	for _, th := range c.threads {
 		byID[th.id] = th
@@ -68,6 +68,9 @@ func (c *compiler) finish() (*Compiled, error) {
 	fmt.Fprintf(&b, "(* %s compiled for %s by litmus from the kernel's mapping (model/kmap, %s)", t.Name, c.tg.Name, c.tg.Map)
 	if !c.opt.RetryLoops {
 		fmt.Fprintf(&b, "; a retry of a kernel sequence sets the thread's %s and ends its path, and the filter drops those paths", c.be.flag())
+	}
+	if len(c.awaits) > 0 {
+		b.WriteString("; a loop checked as an await of its exit condition is one iteration, whose failure (the thread spinning forever) ends the path in the same way")
 	}
 	b.WriteString(" *)\n{\n")
 	for _, v := range c.vars {

@@ -36,6 +36,10 @@ type Options struct {
 	// it again is dropped, as herd's -unroll does. Zero means 2, herd's
 	// default.
 	LoopBound int
+	// Unroll turns the spin-loop reduction off: every loop is unrolled,
+	// none is checked as an await of its exit condition (the plain
+	// search of the differential tests; litmus.Awaits).
+	Unroll bool
 	// MaxCandidates stops the search with Unknown after this many
 	// candidate executions. Zero means no limit.
 	MaxCandidates int
@@ -116,6 +120,9 @@ type Result struct {
 	Witness, WhyGraph *report.Graph
 	// Cut reports whether the loop bound dropped some path.
 	Cut bool
+	// Loops says how each loop of the test was checked: as an await of
+	// its exit condition, or unrolled and why (litmus.LoopNote.Text).
+	Loops []string
 	// Candidates is the number of candidate executions examined.
 	Candidates int
 	// Faults are the accesses through NULL or a wild pointer that some
@@ -139,7 +146,11 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if opt.LoopBound <= 0 {
 		opt.LoopBound = 2
 	}
+	p.setAwaits(opt.Unroll)
 	r, err := p.check(b, opt)
+	if r != nil {
+		r.Loops = p.loopNotes()
+	}
 	if err != nil || !p.sawFault {
 		return r, err
 	}

@@ -265,10 +265,19 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		in.ctrl = saved
 		return f
 	case *litmus.WhileStmt:
+		if aw := in.p.awaits.of(s); aw != nil {
+			return in.await(nil, aw)
+		}
 		return in.loop(nil, s.Cond, nil, s.Body, false)
 	case *litmus.DoWhileStmt:
+		if aw := in.p.awaits.of(s); aw != nil {
+			return in.await(nil, aw)
+		}
 		return in.loop(nil, s.Cond, nil, s.Body, true)
 	case *litmus.ForStmt:
+		if aw := in.p.awaits.of(s); aw != nil {
+			return in.await(s.Init, aw)
+		}
 		return in.loop(s.Init, s.Cond, s.Post, s.Body, false)
 	case *litmus.BranchStmt:
 		if s.Tok == "break" {

@@ -34,7 +34,8 @@ type program struct {
 	// conv narrows a value written to a location to its C type
 	// (model/ctype.Locations); nil when no location is narrower than 64
 	// bits.
-	conv []ctype.Kind
+	conv   []ctype.Kind
+	awaits awaits // the loops checked as awaits (await.go)
 }
 
 // narrowWrite converts the integer value of write e to its location's C

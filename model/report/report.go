@@ -58,6 +58,11 @@ type Options struct {
 	// Plain disables the partial-order reduction and forces the plain
 	// interleaving search (used by the differential tests).
 	Plain bool
+	// Unroll turns the spin-loop reduction of the axiomatic models off:
+	// every loop is unrolled under LoopBound, none is checked as an
+	// await of its exit condition (litmus.Awaits; the differential
+	// tests' plain search).
+	Unroll bool
 	// Explain asks a cat model for the reason of a verdict with no
 	// allowed execution satisfying the condition even when its pruned
 	// search dropped those executions before a check could name one: it
@@ -171,6 +176,10 @@ type Result struct {
 	// architecture models and the cat interpreter drop a faulting path
 	// silently, as herd does.
 	FaultsChecked bool
+	// Loops says, for the axiomatic models, how each loop of a C test
+	// was checked: "P1 line 12: while loop checked as an await of its
+	// exit condition", or unrolled and why (litmus.Awaits).
+	Loops []string
 	// InvariantsChecked reports whether the test's invariant clauses were
 	// checked in every reachable state. It is false under LKMM, an
 	// axiomatic model with no intermediate states.
