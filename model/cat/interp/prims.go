@@ -461,8 +461,17 @@ func (ev *evaluator) walkProduct(w *productWalk, p *productV, prune func(axiom.R
 			size := 1.0
 			switch c := p.comps[k].(type) {
 			case *linV:
-				for i := 2; i <= len(c.ws); i++ {
-					size *= float64(i)
+				// The orders the candidate leaves: one when they
+				// are forced (a location's initial and final
+				// writes and one between, say), none when they
+				// are cyclic; otherwise at most len(ws)!.
+				switch _, n, _ := ev.linOrder(c); n {
+				case 0, 1:
+					size = float64(n)
+				default:
+					for i := 2; i <= len(c.ws); i++ {
+						size *= float64(i)
+					}
 				}
 			case valSetV:
 				size = float64(len(c))
