@@ -60,6 +60,41 @@ func TestShortcutsMatchPlain(t *testing.T) {
 	}
 }
 
+// TestMemoMatchesPlain is TestShortcutsMatchPlain with the memo of
+// candidate-dependent values (memo.go) used from the first candidate of
+// every structure, so that the corpus's small tests exercise it too; and
+// it checks that the memo is used at all (some definitions and checks of
+// ppc.cat and riscv.cat are found again on the SB ring).
+func TestMemoMatchesPlain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	saved := memoAfter
+	memoAfter = 1
+	defer func() { memoAfter = saved }()
+	m := corpusLKMM(t)
+	for _, p := range corpusCPrograms(t, -1) {
+		comparePlain(t, m, p)
+	}
+	models := libModels(t, Options{})
+	for _, p := range corpusAsmProgramsN(t, -1) {
+		if models[p.Test.Arch] != nil {
+			comparePlain(t, models[p.Test.Arch], p)
+		}
+	}
+	for _, d := range []shapes.Dialect{shapes.RISCV, shapes.PPC} {
+		test, err := litmus.Parse("shape.litmus", []byte(d.SBRing(5)))
+		require.NoError(t, err)
+		p, err := arch.Program(test, arch.Options{})
+		require.NoError(t, err)
+		mm := models[p.Test.Arch]
+		comparePlain(t, mm, p)
+		res, err := mm.Check(context.Background(), p, CheckOptions{})
+		require.NoError(t, err)
+		require.Greater(t, res.memoHits, 0, "%s: the memo found nothing again", d.Name)
+	}
+}
+
 func comparePlain(t *testing.T, m *Model, p *axiom.Program) {
 	t.Helper()
 	fast, err1 := m.Check(context.Background(), p, CheckOptions{})
