@@ -237,6 +237,7 @@ type search struct {
 	target bool
 	// structCands counts the candidates of the current structure.
 	structCands int
+	rfCheck     func(l int) bool // rfe.Check under uniproc
 }
 
 func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
@@ -369,11 +370,16 @@ func (s *search) execution(x *axiom.Execution) bool {
 	cand.have = cand.have[:len(s.locEv)]
 	ev.cand = cand
 	if uniproc {
-		// Drop an rf that no coherent co can go with.
-		rfe.Check = func(l int) bool {
-			x.CoMust(l, cand.locEv[l], rfe.Src, s.must)
-			return hasOrder(s.locW[l], s.must)
+		// Drop an rf that no coherent co can go with. (One closure
+		// for the search: the SB rings have one candidate per
+		// execution.)
+		if s.rfCheck == nil {
+			s.rfCheck = func(l int) bool {
+				s.cand.x.CoMust(l, s.cand.locEv[l], s.rfe.Src, s.must)
+				return hasOrder(s.locW[l], s.must)
+			}
 		}
+		rfe.Check = s.rfCheck
 	}
 	arenaMark := ev.mark()
 	prepare := func() {

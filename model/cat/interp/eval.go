@@ -391,7 +391,13 @@ func (ev *evaluator) apply(pos cat.Pos, f, arg Value) Value {
 		ev.file = saved
 		return v
 	case *primV:
-		v, err := f.fn(ev, arg)
+		var v Value
+		var err error
+		if f.mapOf != nil {
+			v, err = ev.mapSet(f.mapOf, arg)
+		} else {
+			v, err = f.fn(ev, arg)
+		}
 		if err != nil {
 			ev.errorf(pos, "primitive %s: %v", f.name, err)
 		}

@@ -107,6 +107,9 @@ type memos struct {
 	slot, instr []memoTable
 	free        []*recorder
 	one         [1]Value
+	// Scratch room of memoLet (its caller reads the thunks at once).
+	ths  []*thunk
+	vals []Value
 }
 
 func (ms *memos) init(m *Model) {
@@ -321,12 +324,14 @@ func (r *runner) memoLet(i int, s *cat.Let, e env) []*thunk {
 	ev := r.ev
 	tab := &ev.memo.instr[i]
 	if en := ev.lookup1(tab); en != nil {
-		out := make([]*thunk, len(en.res))
-		for k := range out {
+		out := ev.memo.ths[:0]
+		for k := range en.res {
+			out = append(out, nil)
 			if en.res[k] != mkAbsent {
 				out[k] = ev.valueThunk(ev.result(en, k))
 			}
 		}
+		ev.memo.ths = out
 		return out
 	}
 	rc := ev.startRecord(tab)
@@ -335,15 +340,18 @@ func (r *runner) memoLet(i int, s *cat.Let, e env) []*thunk {
 	defer func() { ev.rec = saved; ev.endRecord(rc) }()
 	ths, _ := r.let(s, e) // no when: always true
 	if rc != nil {
-		vals := make([]Value, len(ths))
-		for k, th := range ths {
-			if th != nil {
-				if th.state != 2 || th.err != nil {
-					return ths
-				}
-				vals[k] = th.v
+		vals := ev.memo.vals[:0]
+		for _, th := range ths {
+			if th == nil {
+				vals = append(vals, nil)
+				continue
 			}
+			if th.state != 2 || th.err != nil {
+				return ths
+			}
+			vals = append(vals, th.v)
 		}
+		ev.memo.vals = vals
 		ev.store(tab, rc, vals, true)
 	}
 	return ths

@@ -111,7 +111,9 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		return p, nil
 	},
 	"map": func(ev *evaluator, f Value) (Value, error) {
-		return &primV{name: "map", fn: func(ev *evaluator, set Value) (Value, error) { return ev.mapSet(f, set) }}, nil
+		p := ev.bx.prims.one()
+		*p = primV{name: "map", mapOf: f}
+		return p, nil
 	},
 	"tag2events": func(ev *evaluator, arg Value) (Value, error) {
 		t, ok := arg.(tagV)
