@@ -363,7 +363,7 @@ func asTuple(v Value) (tupleV, bool) {
 
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al                                                                               axiom.ArenaMark
+	al                                                                                      axiom.ArenaMark
 	rels, sets, thunks, scopes, lins, prods, tups, closures, prims, names, thps, vals, ints slabMark
 }
 
