@@ -92,7 +92,37 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		opt.LoopBound = 2
 	}
 	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}, arrays: map[int]arrayElem{}}
+	// The canonical names of the registers the final conditions and the
+	// locations section name, computed once: the condition is evaluated
+	// for every candidate execution, and parsing a register name each
+	// time was a tenth of the time of an SB ring. The map is read-only
+	// once built (checks of one program may run in parallel).
+	canon := map[string]string{}
+	addCanon := func(n string) {
+		if _, ok := canon[n]; !ok {
+			if c := p.sem.canon(n); c != "" {
+				canon[n] = c
+			} else {
+				canon[n] = n
+			}
+		}
+	}
+	for _, pr := range t.FinalProps() {
+		litmus.EachAtom(pr, func(a *litmus.AtomProp) {
+			if a.Loc.Proc >= 0 {
+				addCanon(a.Loc.Name)
+			}
+		})
+	}
+	for _, l := range t.Locations {
+		if l.Proc >= 0 {
+			addCanon(l.Name)
+		}
+	}
 	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, Budget: opt.Budget, OneEventAMO: opt.OneEventAMO && t.Arch == litmus.ArchRISCV, RegName: func(n string) string {
+		if c, ok := canon[n]; ok {
+			return c
+		}
 		if c := p.sem.canon(n); c != "" {
 			return c
 		}

@@ -61,6 +61,8 @@ type runner struct {
 	// them), kept for the next candidates.
 	withs []*withRun
 	depth int
+	// memo holds the memo tables of the search (see memo.go).
+	memo memos
 }
 
 // forcePending computes the lazy thunks bound since the last "with",
@@ -251,12 +253,21 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 			// bindings of instruction i, whichever are made later.
 			for k, b := range s.Bindings {
 				th := r.ev.lazyThunk(b.X, r.scopeOf(e), fs.file)
+				if i >= 0 && e.global && fs.slots[k] >= 0 {
+					th.memo = int32(fs.slots[k]) + 1
+				}
 				r.pending = append(r.pending, th)
 				r.g.set(fs.slots[k], th)
 			}
 			return fl, true
 		}
-		ths, ok := r.let(s, e)
+		var ths []*thunk
+		ok := true
+		if i >= 0 && e.global && s.When == nil && r.ev.memo != nil {
+			ths = r.memoLet(i, s, e)
+		} else {
+			ths, ok = r.let(s, e)
+		}
 		if !ok {
 			r.reject(&failure{name: testName(s.When, fs.file), file: fs.file})
 			return fl, false
@@ -277,6 +288,8 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 				}
 			}
 			ok = r.checks[i] == 1
+		} else if i >= 0 && e.global && r.ev.memo != nil {
+			ok = r.memoTest(i, &s.AppTest, r.scopeOf(e))
 		} else {
 			ok = r.test(&s.AppTest, r.scopeOf(e))
 		}
