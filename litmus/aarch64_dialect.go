@@ -282,15 +282,7 @@ func aarch64Piece(s string, off int) (piece, string) {
 		}
 		return pc, ""
 	}
-	if r, ok := aarch64Reg(s); ok {
-		pc.kind, pc.reg = pReg, r
-		return pc, ""
-	}
-	if labelLen(s) == len(s) {
-		pc.kind, pc.name = pName, s
-		return pc, ""
-	}
-	return pc, "unexpected text"
+	return regOrName(pc, s, aarch64Reg)
 }
 
 // aarch64Mem reads a bracketed memory operand.
@@ -392,15 +384,9 @@ func aarch64Slot(m *matcher, code string) bool {
 	shiftNext := next != nil && next.kind == pShift
 	switch code {
 	case "W", "X", "R":
-		if pc.kind != pReg || !m.regWidth(code, pc.reg) {
-			return false
-		}
-		return m.emit(&Operand{Kind: OpdReg, R: regPtr(pc.reg)}, 1)
+		return m.emitReg(pc.kind == pReg && m.regWidth(code, pc.reg), pc)
 	case "I":
-		if pc.kind != pImm {
-			return false
-		}
-		return m.emit(&Operand{Kind: OpdImm, Imm: pc.imm}, 1)
+		return m.emitImm(pc)
 	case "IS", "E", "RS":
 		switch {
 		case pc.kind == pImm && code != "RS":

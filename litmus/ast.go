@@ -39,8 +39,11 @@ type Test struct {
 	Meta     []*Meta    // header lines key=value (X86 "Cycle=...", "Variant=...")
 	Comments []*Comment // every (* *) comment outside the code, in source order
 	Init     []*InitItem
-	InitPos  Pos // the '{' of the init block
-	Procs    []*Proc
+	// Objects group init locations at byte offsets (object.go); a
+	// location in none is an object of its own.
+	Objects []*Object
+	InitPos Pos // the '{' of the init block
+	Procs   []*Proc
 	// Final section. Each part is optional; Cond is nil when the test has
 	// no final condition.
 	Locations  []*LocRef

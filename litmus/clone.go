@@ -12,6 +12,12 @@ func Clone(t *Test) *Test {
 	return c.value(reflect.ValueOf(t)).Interface().(*Test)
 }
 
+// cloneNode is a deep copy of one node of a tree, as Clone copies a test.
+func cloneNode[T any](n T) T {
+	c := cloner{seen: map[uintptr]reflect.Value{}}
+	return c.value(reflect.ValueOf(&n)).Elem().Interface().(T)
+}
+
 type cloner struct {
 	seen map[uintptr]reflect.Value // the copy of each pointer already copied
 }

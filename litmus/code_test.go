@@ -53,6 +53,17 @@ func TestCodeInclude(t *testing.T) {
 	_, err = Parse(filepath.Join(dir, "cyc.litmus"), []byte("C cyc\n#include \"b.h\"\n{ int x; }\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nexists (x=1)\n"))
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "#include cycle")
+
+	// An included file is bounded as a test is: /dev/zero is refused at
+	// its #include line, not read until the memory runs out.
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		rel, err := filepath.Rel(dir, "/dev/zero")
+		require.NoError(t, err)
+		_, err = Parse(filepath.Join(dir, "zero.litmus"), []byte("C zero\n#include \""+rel+"\"\n{ int x; }\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nexists (x=1)\n"))
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "zero.litmus:2:2: #include: ")
+		require.Contains(t, err.Error(), "more than 8 MiB; litmus reads tests up to 8 MiB")
+	}
 }
 
 // TestCodeEarlyReturn checks that the statements after an early return

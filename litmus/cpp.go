@@ -88,7 +88,7 @@ func (p *parser) include(off int, arg string) {
 		p.errorAt(off, "#include cycle: "+name+" is the test itself")
 		return
 	}
-	src, err := os.ReadFile(path)
+	src, err := readInclude(path)
 	if err != nil {
 		p.errorAt(off, "#include: "+strings.TrimPrefix(err.Error(), "open "))
 		return
@@ -290,3 +290,15 @@ func (p *parser) peekTok() (ptok, bool) {
 
 // hidden reports whether name is in hide.
 func hidden(name string, hide []string) bool { return indexOf(hide, name) >= 0 }
+
+// readInclude reads an included file as a test is read (ReadSource): at
+// most MaxSize bytes, so that #include "../../dev/zero" is an error, not
+// a process that fills the memory.
+func readInclude(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadSource(path, f)
+}

@@ -58,6 +58,9 @@ type lowerer struct {
 	folds   []fold
 	written map[string]bool
 	notes   []string
+	// dynAddr reports a ptr_add in the flattened test: the objects are
+	// then declared in its init block.
+	dynAddr bool
 }
 
 // fold records a plain read of a pointer or function-pointer location
@@ -126,6 +129,9 @@ func (p *parser) lower() {
 	}
 	p.test.Init = init
 	p.test.Procs = procs
+	if lw.dynAddr {
+		lw.objects()
+	}
 	lw.final()
 	code := &Code{Paths: map[string]string{}, Names: map[string]string{}, Notes: lw.notes}
 	for _, o := range lw.order {
@@ -514,4 +520,22 @@ func (lw *lowerer) final() {
 	for _, iv := range t.Invariants {
 		prop(iv.Prop)
 	}
+}
+
+// objects declares the flattened test's objects, for its ptr_adds: each
+// object with its scalars at their offsets. An object whose one scalar
+// is at offset 0 needs no declaration (a location in no object is an
+// object of its own).
+func (lw *lowerer) objects() {
+	for _, o := range lw.order {
+		if len(o.scalars) == 1 && o.scalars[0].off == 0 {
+			continue
+		}
+		ob := &Object{ObjPos: o.d.pos, Name: o.d.name, EndPos: o.d.pos}
+		for _, s := range o.scalars {
+			ob.Cells = append(ob.Cells, ObjectCell{Off: s.off, Loc: s.loc})
+		}
+		lw.p.test.Objects = append(lw.p.test.Objects, ob)
+	}
+	lw.notes = append(lw.notes, "ptr_add(p, n), the address n bytes past p in p's object (a member or an array element reached through a pointer or an index read at run time); herd's C has no address arithmetic")
 }

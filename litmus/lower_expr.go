@@ -12,12 +12,74 @@ type value struct {
 }
 
 // lval is a lowered lvalue: a register, a fixed place, or *dyn (a
-// pointer value of the test whose target is the scalar at offset 0).
+// pointer value of the test; the place is doff bytes past its target,
+// doff nil for 0: ptr_add(dyn, doff) in the flattened test).
 type lval struct {
-	t   *ctype
-	reg string
-	st  *place
-	dyn Expr
+	t    *ctype
+	reg  string
+	st   *place
+	dyn  Expr
+	doff Expr
+}
+
+// addr is the flattened test's expression for the address of a dynamic
+// lvalue: dyn, or ptr_add(dyn, doff).
+func (l *lval) addr(in *inliner) Expr {
+	return in.offsetAddr(l.dyn, l.doff)
+}
+
+// offsetAddr is the address off bytes past base (off nil: 0), nested
+// ptr_adds merged and constants folded.
+func (in *inliner) offsetAddr(base, off Expr) Expr {
+	if off == nil {
+		return base
+	}
+	if o, ok := base.(*OffsetExpr); ok {
+		return in.offsetAddr(o.Ptr, addOff(o.Off, off))
+	}
+	if lit, ok := off.(*IntLit); ok && lit.Value == 0 {
+		return base
+	}
+	in.lw.dynAddr = true
+	p := base.Pos()
+	return &OffsetExpr{NamePos: p, Ptr: base, Off: off, Rparen: p}
+}
+
+// addOff is x + y for byte offsets, folding constants (nil is 0).
+func addOff(x, y Expr) Expr {
+	switch {
+	case x == nil:
+		return y
+	case y == nil:
+		return x
+	}
+	lx, okx := x.(*IntLit)
+	ly, oky := y.(*IntLit)
+	if okx && oky {
+		return intLit(lx.ValuePos, lx.Value+ly.Value)
+	}
+	if oky && ly.Value == 0 {
+		return x
+	}
+	if okx && lx.Value == 0 {
+		return y
+	}
+	if oky && ly.Value < 0 {
+		return &BinaryExpr{X: x, OpPos: ly.ValuePos, Op: "-", Y: intLit(ly.ValuePos, -ly.Value)}
+	}
+	return &BinaryExpr{X: x, OpPos: y.Pos(), Op: "+", Y: y}
+}
+
+// scaled is i * size as a byte offset, folding a constant i.
+func scaled(i Expr, size int) Expr {
+	if lit, ok := Unparen(i).(*IntLit); ok {
+		return intLit(lit.ValuePos, lit.Value*int64(size))
+	}
+	if size == 1 {
+		return i
+	}
+	p := i.Pos()
+	return &BinaryExpr{X: &ParenExpr{Lparen: p, X: i, Rparen: p}, OpPos: p, Op: "*", Y: intLit(p, int64(size))}
 }
 
 func (in *inliner) rv(e Expr) Expr {
@@ -109,7 +171,7 @@ func (in *inliner) exprFor(e Expr, stmt bool) *value {
 			case l.st != nil:
 				return &value{t: ptrTo(l.t), addr: l.st}
 			case l.dyn != nil:
-				return &value{t: ptrTo(l.t), x: l.dyn}
+				return &value{t: ptrTo(l.t), x: l.addr(in)}
 			}
 			in.errorf(e.Pos(), "cannot take the address of a local")
 			return nil
@@ -295,11 +357,10 @@ func (in *inliner) lvalue(e Expr) *lval {
 		if b.st != nil {
 			return &lval{t: f.typ, st: &place{obj: b.st.obj, off: b.st.off + off, t: f.typ}}
 		}
-		if off != 0 {
-			in.errorf(e.Name.Pos(), "member %s is at offset %d of a struct reached through a pointer read at run time; a code test supports such pointers only to a struct's first scalar (a pointer whose target is not fixed)", e.Name.Name, off)
-			return nil
-		}
-		return &lval{t: f.typ, dyn: b.dyn}
+		// A member of a struct reached through a pointer read at run
+		// time: its address is computed from the pointer's value (an
+		// address dependency on the read, as the LKMM defines it).
+		return &lval{t: f.typ, dyn: b.dyn, doff: addOff(b.doff, intLit(e.Name.Pos(), int64(off)))}
 	case *IndexExpr:
 		b := in.lvalue(e.X)
 		if b == nil {
@@ -320,16 +381,31 @@ func (in *inliner) lvalue(e Expr) *lval {
 		if iv == nil {
 			return nil
 		}
-		lit, ok := Unparen(iv.x).(*IntLit)
-		if !ok || b.st == nil {
-			in.errorf(e.Index.Pos(), "an index computed at run time is not supported yet in a code test (an address dependency through an array)")
+		if iv.x == nil || iv.t != nil && iv.t.kind == kPtr {
+			in.errorf(e.Index.Pos(), "an array index must be an integer")
 			return nil
 		}
-		if lit.Value < 0 || int(lit.Value) >= b.t.n {
+		lit, isConst := Unparen(iv.x).(*IntLit)
+		if isConst && (lit.Value < 0 || int(lit.Value) >= b.t.n) {
 			in.errorf(e.Index.Pos(), "index %d out of range (%d elements)", lit.Value, b.t.n)
 			return nil
 		}
-		return &lval{t: b.t.elem, st: &place{obj: b.st.obj, off: b.st.off + int(lit.Value)*b.t.elem.size, t: b.t.elem}}
+		if isConst && b.st != nil {
+			return &lval{t: b.t.elem, st: &place{obj: b.st.obj, off: b.st.off + int(lit.Value)*b.t.elem.size, t: b.t.elem}}
+		}
+		if b.st != nil {
+			// An index computed at run time into a fixed array: the
+			// address is the array's plus the index's bytes, an
+			// address dependency on the reads the index comes from.
+			s := b.st.obj.byOff[b.st.off]
+			if s == nil {
+				in.errorf(e.Index.Pos(), "the array %s holds no scalar at its start, so its address is no location's", b.t.name)
+				return nil
+			}
+			in.params[s.loc] = true
+			return &lval{t: b.t.elem, dyn: &Ident{NamePos: in.pos(e.Pos()), Name: s.loc}, doff: scaled(iv.x, b.t.elem.size)}
+		}
+		return &lval{t: b.t.elem, dyn: b.dyn, doff: addOff(b.doff, scaled(iv.x, b.t.elem.size))}
 	}
 	in.errorf(e.Pos(), "not an lvalue")
 	return nil
@@ -380,7 +456,11 @@ func (in *inliner) lvalExpr(l *lval, p Pos) Expr {
 		in.params[s.loc] = true
 		return &UnaryExpr{OpPos: pp, Op: "*", X: &Ident{NamePos: pp, Name: s.loc}}
 	case l.dyn != nil:
-		return &UnaryExpr{OpPos: pp, Op: "*", X: l.dyn}
+		if !l.t.isScalar() {
+			in.errorf(p, "%s is not a scalar: a code test reads and writes one scalar at a time", l.t.name)
+			return nil
+		}
+		return &UnaryExpr{OpPos: pp, Op: "*", X: l.addr(in)}
 	}
 	return nil
 }
@@ -392,6 +472,8 @@ func (in *inliner) load(l *lval, p Pos) *value {
 		return &value{t: l.t, x: &Ident{NamePos: in.pos(p), Name: l.reg}}
 	case l.t.kind == kArray && l.st != nil:
 		return &value{t: ptrTo(l.t.elem), addr: &place{obj: l.st.obj, off: l.st.off, t: l.t.elem}}
+	case l.t.kind == kArray && l.dyn != nil:
+		return &value{t: ptrTo(l.t.elem), x: l.addr(in)}
 	case l.t.isFuncPtr() && l.st != nil:
 		return &value{t: l.t, fn: l.st.obj.fns[l.st.off]}
 	case l.t.kind == kPtr && l.st != nil:
@@ -591,11 +673,13 @@ func (in *inliner) containerOf(c *CallExpr) *value {
 		}
 		return &value{t: ptrTo(t), addr: &place{obj: v.addr.obj, off: v.addr.off - off, t: t}}
 	}
-	if off != 0 {
-		in.errorf(c.Pos(), "container_of a pointer read at run time with a member at offset %d is not supported (a pointer whose target is not fixed)", off)
+	if v.x == nil {
+		in.errorf(c.Args[0].Pos(), "the first argument of container_of must be a pointer")
 		return nil
 	}
-	return &value{t: ptrTo(t), x: v.x}
+	// A pointer read at run time: the container is off bytes before it,
+	// computed from its value.
+	return &value{t: ptrTo(t), x: in.offsetAddr(v.x, intLit(in.pos(c.Pos()), int64(-off)))}
 }
 
 // inline lowers a call of a prelude function: its body, with the

@@ -27,18 +27,8 @@ func (p *parser) parseOperand(c cell) *Operand {
 	switch {
 	case s == "":
 		return bad("expected operand")
-	case s[0] == '$' || isDigit(s[0]) && !strings.ContainsAny(s, "(["):
+	case s[0] == '$' || (isDigit(s[0]) || s[0] == '-') && !strings.ContainsAny(s, "(["):
 		v, ok := parseIntLit(strings.TrimPrefix(s, "$"))
-		if !ok {
-			return bad("expected integer")
-		}
-		if msg := x86ImmRange(s, v); msg != "" {
-			return bad(msg)
-		}
-		o.Kind, o.Imm = OpdImm, v
-		return o
-	case s[0] == '-' && !strings.ContainsAny(s, "(["):
-		v, ok := parseIntLit(s)
 		if !ok {
 			return bad("expected integer")
 		}

@@ -363,6 +363,18 @@ func (m *matcher) peek(k int) *piece {
 	return nil
 }
 
+// emitReg emits pc's register as one operand when ok, and reports
+// whether it did: a slot that takes a register.
+func (m *matcher) emitReg(ok bool, pc *piece) bool {
+	return ok && m.emit(&Operand{Kind: OpdReg, R: regPtr(pc.reg)}, 1)
+}
+
+// emitImm emits pc's integer as one operand when pc is one, and reports
+// whether it did: a slot that takes an immediate.
+func (m *matcher) emitImm(pc *piece) bool {
+	return pc.kind == pImm && m.emit(&Operand{Kind: OpdImm, Imm: pc.imm}, 1)
+}
+
 // emit appends an operand built from the pieces m.i .. m.i+n-1 and
 // advances past them.
 func (m *matcher) emit(o *Operand, n int) bool {

@@ -129,7 +129,7 @@ func (p *parser) parseCast() Expr {
 //	PostfixExpr = PrimaryExpr { "[" Expr "]" } .
 //	PrimaryExpr = Ident | Int | Call | "(" Expr ")" .
 func (p *parser) parsePostfix() Expr {
-	x := p.parsePrimary()
+	x := offsetCall(p.parsePrimary())
 	for {
 		switch {
 		case p.is("["):
@@ -241,6 +241,9 @@ var initMacros = map[string]int{"ATOMIC_INIT": 1, "ATOMIC_LONG_INIT": 1}
 func (p *parser) checkCall(c *CallExpr) {
 	name := c.Fun.Name
 	want, ok := initMacros[name]
+	if name == OffsetBuiltin {
+		want, ok = 2, true // parsePostfix makes it an OffsetExpr
+	}
 	if !ok {
 		prim, found := Lookup(name)
 		if p.prims != nil {

@@ -18,6 +18,20 @@ func (p *parser) parseInit() {
 			continue
 		}
 		start := p.pos
+		if p.isIdent("object") {
+			off := p.offset(p.pos)
+			p.next()
+			if p.tok == tIdent {
+				p.test.Objects = append(p.test.Objects, p.parseObject(start))
+				if !p.is("}") && !p.got(";") {
+					p.errorExpected("; or }")
+					p.skipTo(";", "}")
+					p.got(";")
+				}
+				continue
+			}
+			p.reset(off, p.sc.ocaml)
+		}
 		if it := p.parseInitItem(); it != nil {
 			p.test.Init = append(p.test.Init, it)
 		}

@@ -13,7 +13,7 @@ var ppcDialect = &dialect{
 	arch:        ArchPPC,
 	norm:        ppcNorm,
 	instrs:      ppcInstrs(),
-	unsupported: func(string) (string, bool) { return "", false },
+	unsupported: noUnsupported,
 	piece:       ppcPiece,
 	slot:        ppcSlot,
 	describe:    ppcDescribe,
@@ -123,20 +123,11 @@ func ppcSlot(m *matcher, code string) bool {
 	isGPR := func(p *piece) bool { return p != nil && p.kind == pReg && p.reg.Width == 64 }
 	switch code {
 	case "r":
-		if !isGPR(pc) {
-			return false
-		}
-		return m.emit(&Operand{Kind: OpdReg, R: regPtr(pc.reg)}, 1)
+		return m.emitReg(isGPR(pc), pc)
 	case "c":
-		if pc.kind != pReg || pc.reg.Width != 4 {
-			return false
-		}
-		return m.emit(&Operand{Kind: OpdReg, R: regPtr(pc.reg)}, 1)
+		return m.emitReg(pc.kind == pReg && pc.reg.Width == 4, pc)
 	case "i":
-		if pc.kind != pImm {
-			return false
-		}
-		return m.emit(&Operand{Kind: OpdImm, Imm: pc.imm}, 1)
+		return m.emitImm(pc)
 	case "m", "md":
 		if pc.kind == pMem {
 			mem := pc.mem

@@ -250,19 +250,16 @@ func (t tableBuilder) accessesAndFences() {
 	t.add(Primitive{Name: "smp_store_mb", Args: argsLV, Kind: KStore, Fence: "mb", Source: srcDef})
 
 	// Fences.
-	t.fence("smp_mb", "mb")
-	t.fence("smp_rmb", "rmb")
-	t.fence("smp_wmb", "wmb")
-	t.fence("smp_mb__before_atomic", "before-atomic")
-	t.fence("smp_mb__after_atomic", "after-atomic")
-	t.fence("smp_mb__after_spinlock", "after-spinlock")
-	t.fence("smp_mb__after_unlock_lock", "after-unlock-lock")
-	t.fence("smp_mb__after_srcu_read_unlock", "after-srcu-read-unlock")
-	t.fence("barrier", "barrier")
-	t.fence("rcu_read_lock", "rcu-lock")
-	t.fence("rcu_read_unlock", "rcu-unlock")
-	t.fence("synchronize_rcu", "sync-rcu")
-	t.fence("synchronize_rcu_expedited", "sync-rcu")
+	for _, f := range []struct{ name, fence string }{
+		{"smp_mb", "mb"}, {"smp_rmb", "rmb"}, {"smp_wmb", "wmb"},
+		{"smp_mb__before_atomic", "before-atomic"}, {"smp_mb__after_atomic", "after-atomic"},
+		{"smp_mb__after_spinlock", "after-spinlock"}, {"smp_mb__after_unlock_lock", "after-unlock-lock"},
+		{"smp_mb__after_srcu_read_unlock", "after-srcu-read-unlock"}, {"barrier", "barrier"},
+		{"rcu_read_lock", "rcu-lock"}, {"rcu_read_unlock", "rcu-unlock"},
+		{"synchronize_rcu", "sync-rcu"}, {"synchronize_rcu_expedited", "sync-rcu"},
+	} {
+		t.fence(f.name, f.fence)
+	}
 
 	// Exchange.
 	for _, prefix := range []string{"", "atomic_"} {

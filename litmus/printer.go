@@ -107,7 +107,7 @@ func (pr *printer) test() {
 
 func (pr *printer) init() {
 	t := pr.t
-	if len(t.Init) == 0 {
+	if len(t.Init) == 0 && len(t.Objects) == 0 {
 		pr.flush(t.InitPos+1, "")
 		pr.printf("{}\n")
 		return
@@ -122,6 +122,9 @@ func (pr *printer) init() {
 		}
 		pr.trailing(it.End(), next)
 		pr.printf("\n")
+	}
+	for _, o := range t.Objects {
+		pr.printf("\t%s;\n", objectString(o))
 	}
 	pr.printf("}\n")
 }
@@ -296,9 +299,12 @@ func simpleString(s Stmt) string {
 
 // ExprString formats a C expression as the printer writes it. Parentheses
 // are those of the source (ParenExpr); no others are added.
-func ExprString(e Expr) string {
+func ExprString(e Expr) string { return render(e, writeExpr) }
+
+// render returns what write writes of v.
+func render[T any](v T, write func(*strings.Builder, T)) string {
 	var b strings.Builder
-	writeExpr(&b, e)
+	write(&b, v)
 	return b.String()
 }
 
@@ -338,6 +344,12 @@ func writeExpr(b *strings.Builder, e Expr) {
 	case *ParenExpr:
 		b.WriteString("(")
 		writeExpr(b, e.X)
+		b.WriteString(")")
+	case *OffsetExpr:
+		b.WriteString(OffsetBuiltin + "(")
+		writeExpr(b, e.Ptr)
+		b.WriteString(", ")
+		writeExpr(b, e.Off)
 		b.WriteString(")")
 	case *IndexExpr:
 		writeExpr(b, e.X)
@@ -507,11 +519,7 @@ func valueString(v *Value) string {
 // PropString formats a proposition of the condition language. It writes
 // into one buffer, so that a long chain of conjuncts (a left-deep tree)
 // prints in linear time.
-func PropString(p Prop) string {
-	var b strings.Builder
-	writeProp(&b, p)
-	return b.String()
-}
+func PropString(p Prop) string { return render(p, writeProp) }
 
 func writeProp(b *strings.Builder, p Prop) {
 	switch p := p.(type) {

@@ -161,6 +161,8 @@ func (r *resolver) expr(e Expr) {
 			}
 		case *IndexExpr:
 			r.location(n.X)
+		case *OffsetExpr:
+			r.location(n.Ptr)
 		case *CallExpr:
 			if prim, ok := Lookup(n.Fun.Name); ok && len(n.Args) == len(prim.Args) {
 				for i, a := range prim.Args {

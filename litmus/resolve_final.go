@@ -204,8 +204,7 @@ func (f *finalResolver) lisaArg(regs *nameSet, a *LISAArg) {
 }
 
 func (f *finalResolver) prop(p Prop) {
-	switch p := p.(type) {
-	case *AtomProp:
+	EachAtom(p, func(p *AtomProp) {
 		f.loc(p.Loc)
 		switch {
 		case p.Val == nil:
@@ -214,14 +213,7 @@ func (f *finalResolver) prop(p Prop) {
 		case !p.Val.IsInt && p.Val.Sym != "":
 			f.sharedName(p.Val.Sym, p.Val.Pos())
 		}
-	case *NotProp:
-		f.prop(p.X)
-	case *ParenProp:
-		f.prop(p.X)
-	case *BinProp:
-		f.prop(p.X)
-		f.prop(p.Y)
-	}
+	})
 }
 
 func (f *finalResolver) loc(l *LocRef) {

@@ -13,7 +13,7 @@ var riscvDialect = &dialect{
 	arch:        ArchRISCV,
 	norm:        riscvNorm,
 	instrs:      riscvInstrs(),
-	unsupported: func(string) (string, bool) { return "", false },
+	unsupported: noUnsupported,
 	piece:       riscvPiece,
 	slot:        riscvSlot,
 	describe:    riscvDescribe,
@@ -118,6 +118,10 @@ func riscvPiece(s string, off int) (piece, string) {
 	return plainPiece(s, off, riscvReg)
 }
 
+// noUnsupported is the unsupported function of a dialect that names no
+// instruction herd knows and litmus does not.
+func noUnsupported(string) (string, bool) { return "", false }
+
 // plainPiece reads a register, an integer or a name.
 func plainPiece(s string, off int, reg func(string) (Register, bool)) (piece, string) {
 	pc := piece{off: off, end: off + len(s), text: s}
@@ -129,6 +133,12 @@ func plainPiece(s string, off int, reg func(string) (Register, bool)) (piece, st
 		pc.kind, pc.imm = pImm, v
 		return pc, ""
 	}
+	return regOrName(pc, s, reg)
+}
+
+// regOrName reads s, the whole of pc's text, as a register or a name:
+// the end of every dialect's reading of an operand.
+func regOrName(pc piece, s string, reg func(string) (Register, bool)) (piece, string) {
 	if r, ok := reg(s); ok {
 		pc.kind, pc.reg = pReg, r
 		return pc, ""
@@ -155,15 +165,9 @@ func riscvSlot(m *matcher, code string) bool {
 	}
 	switch code {
 	case "r":
-		if pc.kind != pReg {
-			return false
-		}
-		return m.emit(&Operand{Kind: OpdReg, R: regPtr(pc.reg)}, 1)
+		return m.emitReg(pc.kind == pReg, pc)
 	case "i":
-		if pc.kind != pImm {
-			return false
-		}
-		return m.emit(&Operand{Kind: OpdImm, Imm: pc.imm}, 1)
+		return m.emitImm(pc)
 	case "a", "a0":
 		if pc.kind != pMem {
 			return false

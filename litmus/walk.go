@@ -7,71 +7,70 @@ func Inspect(n Node, f func(Node) bool) {
 	if n == nil || isNilNode(n) || !f(n) {
 		return
 	}
-	switch n := n.(type) {
-	case *BlockStmt:
-		for _, s := range n.List {
-			Inspect(s, f)
-		}
-	case *DeclStmt:
-		inspectExpr(n.Init, f)
-	case *AssignStmt:
-		inspectExpr(n.LHS, f)
-		inspectExpr(n.RHS, f)
-	case *ExprStmt:
-		inspectExpr(n.X, f)
-	case *IfStmt:
-		inspectExpr(n.Cond, f)
-		Inspect(n.Then, f)
-		if n.Else != nil {
-			Inspect(n.Else, f)
-		}
-	case *WhileStmt:
-		inspectExpr(n.Cond, f)
-		Inspect(n.Body, f)
-	case *DoWhileStmt:
-		Inspect(n.Body, f)
-		inspectExpr(n.Cond, f)
-	case *ForStmt:
-		if n.Init != nil {
-			Inspect(n.Init, f)
-		}
-		inspectExpr(n.Cond, f)
-		if n.Post != nil {
-			Inspect(n.Post, f)
-		}
-		Inspect(n.Body, f)
-	case *UnaryExpr:
-		inspectExpr(n.X, f)
-	case *BinaryExpr:
-		inspectExpr(n.X, f)
-		inspectExpr(n.Y, f)
-	case *CondExpr:
-		inspectExpr(n.Cond, f)
-		inspectExpr(n.X, f)
-		inspectExpr(n.Y, f)
-	case *CallExpr:
-		for _, a := range n.Args {
-			inspectExpr(a, f)
-		}
-	case *ParenExpr:
-		inspectExpr(n.X, f)
-	case *IndexExpr:
-		inspectExpr(n.X, f)
-		inspectExpr(n.Index, f)
-	case *CastExpr:
-		inspectExpr(n.X, f)
-	case *BraceList:
-		for _, e := range n.Elems {
-			inspectExpr(e, f)
-		}
+	for _, c := range children(n) {
+		Inspect(c, f)
 	}
 	f(nil)
 }
 
-func inspectExpr(e Expr, f func(Node) bool) {
-	if e != nil {
-		Inspect(e, f)
+// children returns n's children in source order; an absent one (an
+// if without else, a declaration without initializer) is nil.
+func children(n Node) []Node {
+	switch n := n.(type) {
+	case *BlockStmt:
+		return nodes(n.List)
+	case *DeclStmt:
+		return []Node{n.Init}
+	case *AssignStmt:
+		return []Node{n.LHS, n.RHS}
+	case *ExprStmt, *UnaryExpr, *ParenExpr, *CastExpr:
+		return []Node{oneChild(n)}
+	case *IfStmt:
+		return []Node{n.Cond, n.Then, n.Else}
+	case *WhileStmt:
+		return []Node{n.Cond, n.Body}
+	case *DoWhileStmt:
+		return []Node{n.Body, n.Cond}
+	case *ForStmt:
+		return []Node{n.Init, n.Cond, n.Post, n.Body}
+	case *BinaryExpr:
+		return []Node{n.X, n.Y}
+	case *CondExpr:
+		return []Node{n.Cond, n.X, n.Y}
+	case *IndexExpr:
+		return []Node{n.X, n.Index}
+	case *OffsetExpr:
+		return []Node{n.Ptr, n.Off}
+	case *CallExpr:
+		return nodes(n.Args)
+	case *BraceList:
+		return nodes(n.Elems)
 	}
+	return nil
+}
+
+// oneChild returns the operand of a node with one.
+func oneChild(n Node) Expr {
+	switch n := n.(type) {
+	case *ExprStmt:
+		return n.X
+	case *UnaryExpr:
+		return n.X
+	case *ParenExpr:
+		return n.X
+	case *CastExpr:
+		return n.X
+	}
+	return nil
+}
+
+// nodes returns a list of statements or expressions as nodes.
+func nodes[T Node](list []T) []Node {
+	out := make([]Node, len(list))
+	for i, x := range list {
+		out[i] = x
+	}
+	return out
 }
 
 // isNilNode reports whether n is a typed nil, such as a nil *BlockStmt

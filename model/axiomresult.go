@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
@@ -25,6 +26,7 @@ type axiomSummary struct {
 	Graph, WhyGraph    *report.Graph
 	Matches            int
 	Cut                bool
+	Loops              []string
 	Candidates         int
 	// Incomplete says what a search cut short after finding both a
 	// positive and a negative execution did not finish (its verdict,
@@ -46,6 +48,7 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		Graph:    r.Graph,
 		WhyGraph: r.WhyGraph,
 		Matches:  r.Matches,
+		Loops:    r.Loops,
 		Stats:    Stats{States: int64(r.Candidates)},
 	}
 	res.Kind, res.Condition = report.Condition(t)
@@ -67,6 +70,9 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		// incomplete. Sometimes stays exact (the executions found are
 		// real ones); Never and Always do not.
 		cut := fmt.Sprintf("loops were unrolled a bounded number of times and longer paths dropped (herd7 -unroll would print %s)", res.Verdict)
+		if un := unrolled(r.Loops); un != "" {
+			cut += "; " + un
+		}
 		if res.Verdict == Sometimes {
 			if res.Incomplete == "" {
 				res.Incomplete = cut
@@ -80,6 +86,18 @@ func axiomResult(t *litmus.Test, m Model, r axiomSummary) *Result {
 		res.Partial = []string{"flags"}
 	}
 	return res
+}
+
+// unrolled lists the loops a search unrolled, with why each is not an
+// await (the notes of litmus.Awaits).
+func unrolled(loops []string) string {
+	var out []string
+	for _, l := range loops {
+		if !strings.Contains(l, " checked as an await") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // parseValue reads a value as herd prints it: an integer or a location

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -198,9 +199,17 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	}
 	var p *axiom.Program
 	if t.Arch == litmus.ArchC {
-		p, err = lkmm.ProgramLimited(t, opt.LoopBound, b)
+		if opt.Unroll {
+			p, err = lkmm.ProgramUnrolled(t, opt.LoopBound, b)
+		} else {
+			p, err = lkmm.ProgramLimited(t, opt.LoopBound, b)
+		}
 	} else {
 		p, err = arch.Program(t, arch.Options{Budget: b, LoopBound: opt.LoopBound, OneEventAMO: m.cat.oneEventAMO(cm)})
+	}
+	var ex *limit.Exceeded
+	if errors.As(err, &ex) {
+		return limitedResult(t, m, ex.Reason), nil // the set-up of a large test ran out of budget
 	}
 	if err != nil {
 		return nil, err
@@ -216,6 +225,9 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if arch.IsMixed(err) {
 		// A mixed-size test: herd's -variant mixed meaning.
 		if p, err = arch.Program(t, arch.Options{Mixed: true, Budget: b, LoopBound: opt.LoopBound, OneEventAMO: m.cat.oneEventAMO(cm)}); err != nil {
+			if errors.As(err, &ex) {
+				return limitedResult(t, m, ex.Reason), nil
+			}
 			return nil, err
 		}
 		r, err = catSearch(ctx, cm, p, opt, opt.WitnessFor)
@@ -223,7 +235,11 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	return catResult(t, m, r, r.States, r.Why, start), nil
+	var loops []string
+	if t.Arch == litmus.ArchC {
+		loops = lkmm.LoopNotes(t, opt.Unroll)
+	}
+	return catResult(t, m, r, r.States, r.Why, loops, start), nil
 }
 
 // catSearch runs cat model cm's search over the candidate executions of
@@ -239,13 +255,13 @@ func catSearch(ctx context.Context, cm *interp.Model, p *axiom.Program, opt Opti
 // catResult is the Result of cat model m on t: the search's answer r,
 // with the final states and explanation given (those of the test
 // checked in t's place, renamed, for a compiled C test), timed from
-// start.
-func catResult(t *litmus.Test, m Model, r *interp.Result, states report.States, why string, start time.Time) *Result {
+// start; loops are the notes on the C test's loops (litmus.Awaits).
+func catResult(t *litmus.Test, m Model, r *interp.Result, states report.States, why string, loops []string, start time.Time) *Result {
 	res := axiomResult(t, m, axiomSummary{
 		States: states, Verdict: r.Verdict, Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: why,
 		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
-		Cut: r.Cut, Candidates: r.Candidates,
+		Cut: r.Cut, Loops: loops, Candidates: r.Candidates,
 	})
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "cat"
@@ -256,7 +272,7 @@ func catResult(t *litmus.Test, m Model, r *interp.Result, states report.States, 
 // explaining witnessFor (opt.WitnessFor, in the checked test's terms).
 func catCheckOptions(maxCand int, opt Options, witnessFor litmus.Prop) interp.CheckOptions {
 	co := interp.CheckOptions{MaxCandidates: maxCand, Explain: opt.Explain, SkipAll: opt.SkipAll,
-		WitnessFor: witnessFor, Graphs: opt.Explain}
+		StrictSkip: opt.StrictSkip, WitnessFor: witnessFor, Graphs: opt.Explain}
 	if len(opt.SkipChecks) > 0 {
 		co.SkipChecks = map[string]bool{}
 		for _, n := range opt.SkipChecks {

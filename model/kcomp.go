@@ -35,7 +35,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 		src = observing(t, opt.WitnessFor)
 	}
 	var ex *limit.Exceeded
-	c, err := kcomp.Compile(src, *m.cat.target, kcomp.Options{Budget: b})
+	c, err := kcomp.Compile(src, *m.cat.target, kcomp.Options{Budget: b, Unroll: opt.Unroll})
 	if errors.As(err, &ex) {
 		return limitedResult(t, m, ex.Reason), nil
 	}
@@ -75,7 +75,7 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	for _, g := range []*report.Graph{r.Witness, r.WhyGraph} {
 		cGraph(c, g)
 	}
-	return catResult(t, m, r, states, why, start), nil
+	return catResult(t, m, r, states, why, c.Loops, start), nil
 }
 
 // limitedResult is the Unknown answer of a check stopped by a limit

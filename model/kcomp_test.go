@@ -139,7 +139,9 @@ func TestCompiledModelsNeverPanic(t *testing.T) {
 func TestCompiledBadInputs(t *testing.T) {
 	many, err := parseSrc("many.litmus", manyThreads(65))
 	require.NoError(t, err)
-	rcu, err := parseSrc("rcu.litmus", "C rcu\n{}\nP0(int *x)\n{\n\tsynchronize_rcu();\n}\nexists (x=0)\n")
+	// A read-side section that a branch opens: the toy RCU counts the
+	// nesting in the program text (model/kcomp/rcu.go).
+	rcu, err := parseSrc("rcu.litmus", "C rcu\n{}\nP0(int *x)\n{\n\tif (READ_ONCE(*x)) rcu_read_lock();\n\tsynchronize_rcu();\n}\nexists (x=0)\n")
 	require.NoError(t, err)
 	for _, m := range compiledModels {
 		_, err := Check(context.Background(), many, m, Options{})
@@ -148,6 +150,7 @@ func TestCompiledBadInputs(t *testing.T) {
 		_, err = Check(context.Background(), rcu, m, Options{})
 		require.Error(t, err, m.String())
 		require.True(t, kcomp.IsNotCompiled(err), m.String())
-		require.Contains(t, err.Error(), "rcu.litmus:5:2: not compiled to ", m.String())
+		require.Contains(t, err.Error(), "rcu.litmus:5:21: not compiled to ", m.String())
+		require.Contains(t, err.Error(), "an RCU read-side critical section that a branch or a loop opens or closes", m.String())
 	}
 }

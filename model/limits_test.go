@@ -339,19 +339,7 @@ func TestMemoryCapCoversCollection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fills a memory cap")
 	}
-	const n = 32
-	var b strings.Builder
-	b.WriteString("C ring\n{}\n")
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, "P%d(int *x%d, int *x%d)\n{\n\tint r0;\n\tWRITE_ONCE(*x%d, 1);\n\tsmp_mb();\n\tr0 = READ_ONCE(*x%d);\n}\n", i, i, (i+1)%n, i, (i+1)%n)
-	}
-	// Every register observed: a state per outcome of the 32 loads.
-	b.WriteString("exists (0:r0=0")
-	for i := 1; i < n; i++ {
-		fmt.Fprintf(&b, " /\\ %d:r0=0", i)
-	}
-	b.WriteString(")\n")
-	test, err := parseSrc("ring.litmus", b.String())
+	test, err := parseSrc("ring.litmus", mbRing(32))
 	require.NoError(t, err)
 	debug.FreeOSMemory()
 	capBytes := limit.ProcessHeld() + 96<<20
@@ -369,4 +357,61 @@ func TestMemoryCapCoversCollection(t *testing.T) {
 	// stays under the cap.
 	require.True(t, strings.HasPrefix(res.Reason, "memory cap: ") || strings.HasPrefix(res.Reason, "timed out"), res.Reason)
 	require.LessOrEqual(t, held, capBytes+32<<20, "the process held %s with a %s cap", limit.Bytes(held), limit.Bytes(capBytes))
+}
+
+// mbRing is n threads in a ring, each storing to its location, then
+// smp_mb(), then loading its neighbour's, with every register in the
+// condition: 2^n final states, far more than any search lists in seconds.
+func mbRing(n int) string {
+	var b strings.Builder
+	b.WriteString("C ring\n{}\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "P%d(int *x%d, int *x%d)\n{\n\tint r0;\n\tWRITE_ONCE(*x%d, 1);\n\tsmp_mb();\n\tr0 = READ_ONCE(*x%d);\n}\n", i, i, (i+1)%n, i, (i+1)%n)
+	}
+	b.WriteString("exists (0:r0=0")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, " /\\ %d:r0=0", i)
+	}
+	b.WriteString(")\n")
+	return b.String()
+}
+
+// TestTimeoutCoversCollection: --timeout bounds the whole run under every
+// model, the collection, sorting and printing of the states found
+// included: the LKMM on a 32-thread ring of smp_mb() with a 60 s limit
+// ran 97 s, the states found being sorted and printed after the
+// deadline. Each model's check and herd's printing of its answer end
+// within 1.5 times the limit plus a second (checkWithin's generous
+// bound: a limit held, not a speed measured).
+func TestTimeoutCoversCollection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs each model to its time limit")
+	}
+	test, err := parseSrc("ring.litmus", mbRing(32))
+	require.NoError(t, err)
+	const d = 2 * time.Second
+	for _, m := range allModels() {
+		start := time.Now()
+		done := make(chan error, 1)
+		var res *Result
+		go func() {
+			var err error
+			res, err = Check(context.Background(), test, m, Options{Timeout: d})
+			if err == nil {
+				err = res.WriteHerd(io.Discard)
+			}
+			done <- err
+		}()
+		bound := d*3/2 + time.Second
+		select {
+		case err := <-done:
+			require.NoError(t, err, m.String())
+		case <-time.After(bound):
+			t.Fatalf("%s: checking and printing with a %s timeout had not ended after %s", m, d, bound)
+		}
+		require.Equal(t, Unknown, res.Verdict, m.String())
+		require.Equal(t, "timed out after 2s", res.Reason, m.String())
+		t.Logf("%s: %.2f s", m, time.Since(start).Seconds())
+		debug.FreeOSMemory()
+	}
 }

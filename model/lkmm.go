@@ -8,6 +8,7 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/lkmm"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // checkLKMM runs the axiomatic LKMM engine (package model/lkmm) and
@@ -27,7 +28,7 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	if maxCand <= 0 {
 		maxCand = DefaultMaxStates // as for the other models
 	}
-	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory, LoopBound: opt.LoopBound,
+	r, err := lkmm.Check(ctx, t, lkmm.Options{MaxCandidates: maxCand, Timeout: opt.Timeout, MaxMemory: opt.MaxMemory, LoopBound: opt.LoopBound, Unroll: opt.Unroll,
 		WitnessFor: opt.WitnessFor, Graphs: opt.Explain})
 	if err != nil {
 		return nil, err
@@ -36,8 +37,12 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 		States: r.States, Verdict: axiom.Verdict(r.Verdict), Reason: r.Reason, Ok: r.Ok,
 		Positive: r.Positive, Negative: r.Negative, Flags: r.Flags, Why: r.Why,
 		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
-		Cut: r.Cut, Candidates: r.Candidates, Incomplete: r.Incomplete,
+		Cut: r.Cut, Loops: r.Loops, Candidates: r.Candidates, Incomplete: r.Incomplete,
 	})
+	res.FaultsChecked = t.Code != nil || len(t.Objects) > 0
+	for _, f := range r.Faults {
+		res.Faults = append(res.Faults, report.Stuck{Reason: f})
+	}
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "lkmm"
 	return res, nil

@@ -66,6 +66,19 @@ func Resolve(t *litmus.Test, opt ResolveOptions) (*Program, error) {
 		errs.Sort()
 		return nil, errs
 	}
+	if t.Arch == litmus.ArchC && litmus.NeedsShortCircuit(t) {
+		// The engines evaluate every operand of an expression; C skips
+		// the right of && and || and one arm of ?:, and so must their
+		// memory accesses: the engines get the test with those written
+		// as ifs, as a code test's lowering writes them (the caller's
+		// tree is not edited).
+		c := litmus.Clone(t)
+		if litmus.ShortCircuit(c) {
+			errs.Add(t.File.Position(t.Pos()), "a do-while condition (with continue in its body) or a for step has an && || or ?: that skips a memory access: not supported; write it as an if")
+			return nil, errs
+		}
+		t = c
+	}
 	return &Program{test: t}, nil
 }
 

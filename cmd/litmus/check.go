@@ -126,7 +126,7 @@ Flags:
 			fs.BoolVar(&f.json, "json", false, "print JSON Lines")
 			fs.BoolVar(&f.allowUnknown, "allow-unknown", false, "do not fail on Unknown verdicts")
 			fs.BoolVar(&f.time, "time", true, "print herd's Time line")
-			fs.BoolVar(&f.verbose, "v", false, "with several models, also print herd's blocks")
+			fs.BoolVar(&f.verbose, "v", false, "with several models, also print herd's blocks; under sc, tso and pso, say why the partial-order reduction did not apply")
 			fs.BoolVar(&f.progress, "progress", false, "show a progress bar on stderr")
 			fs.Var(&f.shard, "shard", "check only the K-th of N slices of the files (K/N)")
 		},
@@ -231,6 +231,9 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 						fmt.Fprintf(env.Stdout, "# %s under %s\n", fr.file, mr.model)
 					}
 					writeHerd(env.Stdout, mr.res, f.time)
+					if f.verbose {
+						writeSearch(env.Stdout, mr.res)
+					}
 				}
 			}
 		}
@@ -372,7 +375,10 @@ func cell(mr *modelResult) string {
 	if n := len(mr.res.Stuck); n > 0 {
 		s += " +stuck"
 	}
-	if mr.res.Stats.Dropped > 0 {
+	switch {
+	case len(mr.res.Faults) > 0:
+		s += " +badaddr"
+	case mr.res.Stats.Dropped > 0:
 		s += " +dropped"
 	}
 	if mr.res.Incomplete != "" {
@@ -402,10 +408,17 @@ type jsonResult struct {
 	Stuck       []jsonStuck     `json:"stuck"`
 	Flags       []string        `json:"flags"`
 	Dropped     int64           `json:"dropped"`
-	Why         string          `json:"why,omitempty"`
-	Explored    int64           `json:"explored_states"`
-	Elapsed     float64         `json:"elapsed_s"`
-	Error       *string         `json:"error"`
+	// Loops says, for an axiomatic model, how each loop was checked:
+	// as an await of its exit condition, or unrolled and why.
+	Loops    []string `json:"loops,omitempty"`
+	Why      string   `json:"why,omitempty"`
+	Explored int64    `json:"explored_states"`
+	Elapsed  float64  `json:"elapsed_s"`
+	// Unreduced says why an operational search ran without its
+	// partial-order reduction (model.Stats.Unreduced); absent when it
+	// was reduced and under the other engines.
+	Unreduced string  `json:"unreduced,omitempty"`
+	Error     *string `json:"error"`
 	// ModelSHA256 is, for a cat model read from files, the SHA-256 of
 	// its files' contents (model.Model.CatInfo).
 	ModelSHA256 string `json:"model_sha256,omitempty"`
@@ -518,9 +531,11 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 		}
 		j.Flags = append(j.Flags, r.Flags...)
 		j.Dropped = r.Stats.Dropped
+		j.Loops = r.Loops
 		j.Why = r.Why
 		j.Explored = r.Stats.States
 		j.Elapsed = roundSeconds(r.Stats.Elapsed)
+		j.Unreduced = r.Stats.Unreduced
 		_ = enc.Encode(j)
 	}
 }

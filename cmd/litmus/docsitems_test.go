@@ -74,27 +74,29 @@ func TestCatColumnNames(t *testing.T) {
 }
 
 // TestNotApplicableJSON: under several models, a C test an architecture
-// model does not apply to (synchronize_rcu) is "n/a" in the text and in
+// model does not apply to (synchronize_srcu; synchronize_rcu compiles as
+// the toy RCU) is "n/a" in the text and in
 // JSON alike, with the reason, and the exit status does not count it
 // (JSON said "observation":"Error" where the text said n/a, #27).
 func TestNotApplicableJSON(t *testing.T) {
 	test := filepath.Join(t.TempDir(), "rcu.litmus")
 	require.NoError(t, os.WriteFile(test, []byte(`C rcu
 {}
-P0(int *x, int *y)
+P0(int *x, int *y, struct srcu_struct *s)
 {
 	WRITE_ONCE(*x, 1);
-	synchronize_rcu();
+	synchronize_srcu(s);
 	WRITE_ONCE(*y, 1);
 }
-P1(int *x, int *y)
+P1(int *x, int *y, struct srcu_struct *s)
 {
 	int r0;
 	int r1;
-	rcu_read_lock();
+	int i;
+	i = srcu_read_lock(s);
 	r0 = READ_ONCE(*y);
 	r1 = READ_ONCE(*x);
-	rcu_read_unlock();
+	srcu_read_unlock(s, i);
 }
 exists (1:r0=1 /\ 1:r1=0)
 `), 0o644))
@@ -112,7 +114,7 @@ exists (1:r0=1 /\ 1:r1=0)
 	require.NoError(t, json.Unmarshal([]byte(lines[1]), &r))
 	require.Equal(t, "aarch64", r.Model)
 	require.Equal(t, "n/a", r.Observation)
-	require.Contains(t, r.Reason, "synchronize_rcu")
+	require.Contains(t, r.Reason, "srcu")
 	require.Nil(t, r.Error)
 	// Under that model alone it is an error, in both.
 	_, _, code = run(t, "check", "--model", "aarch64", "--json", test)

@@ -235,9 +235,19 @@ func writeExplanation(w io.Writer, t *litmus.Test, m model.Model, r *model.Resul
 		fmt.Fprintf(w, "\nStuck: %s\n", s.Reason)
 		writeTrace(w, &s.Trace, m)
 	}
+	dropped := "Dropped, not checked"
+	if len(r.Faults) > 0 {
+		// A test with objects: the dead ends are findings (BADADDR).
+		dropped = "Bad address, a finding"
+	}
 	for _, s := range r.Dropped {
-		fmt.Fprintf(w, "\nDropped, not checked: %s\n", s.Reason)
+		fmt.Fprintf(w, "\n%s: %s\n", dropped, s.Reason)
 		writeTrace(w, &s.Trace, m)
+	}
+	if len(r.Dropped) == 0 {
+		for _, s := range r.Faults {
+			fmt.Fprintf(w, "\nBad address, a finding: %s\n", s.Reason)
+		}
 	}
 }
 

@@ -27,7 +27,9 @@ import (
 // model.Result.WriteHerd), "Incomplete NAME ..." when it was cut short
 // after the verdict was already certain, "Invariant NAME violated ...",
 // "Stuck NAME ..." and "Dropped NAME ..." (executions dropped for
-// accessing a non-address, model.Result.Dropped). With withTime false the
+// accessing a non-address, model.Result.Dropped), "Await NAME ..." for a
+// loop an axiomatic model checked as an await of its exit condition
+// (model.Result.Loops). With withTime false the
 // Time line is left out so that the output is byte-for-byte reproducible.
 func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	_ = r.WriteHerd(w)
@@ -44,13 +46,30 @@ func writeHerd(w io.Writer, r *model.Result, withTime bool) {
 	for _, s := range r.Stuck {
 		fmt.Fprintf(w, "Stuck %s %s\n", r.Name, s.Reason)
 	}
-	if len(r.Dropped) > 0 {
+	for _, f := range r.Faults {
+		fmt.Fprintf(w, "Fault %s %s\n", r.Name, f.Reason)
+	}
+	for _, l := range r.Loops {
+		if strings.HasSuffix(l, " checked as an await of its exit condition") {
+			fmt.Fprintf(w, "Await %s %s\n", r.Name, l)
+		}
+	}
+	if len(r.Dropped) > 0 && len(r.Faults) == 0 {
 		fmt.Fprintf(w, "Dropped %s %s (executions that access a non-address are dropped; %d such dead ends)\n", r.Name, r.Dropped[0].Reason, r.Stats.Dropped)
 	}
 	if withTime {
 		fmt.Fprintf(w, "Time %s %.2f\n", r.Name, r.Stats.Elapsed.Seconds())
 	}
 	fmt.Fprintln(w)
+}
+
+// writeSearch prints, for an operational search whose partial-order
+// reduction did not apply (check -v), why: "Search T plain: the program
+// loops". A reduced search and the other engines have no such line.
+func writeSearch(w io.Writer, r *model.Result) {
+	if r.Stats.Unreduced != "" {
+		fmt.Fprintf(w, "Search %s plain: %s, so the partial-order reduction does not apply and every interleaving is explored\n\n", r.Name, r.Stats.Unreduced)
+	}
 }
 
 // exploredParts names what an incomplete result covers only in part:

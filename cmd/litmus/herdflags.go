@@ -15,8 +15,9 @@ import (
 
 // herdFlagsHelp is the help text's line for them.
 const herdFlagsHelp = `	herd7's -conf FILE, -unroll N, -through all|invalid|none, -skipchecks NAMES,
-	-variant NAMES, -speedcheck false; refused with the equivalent: -speedcheck
-	true|fast, -show, -graph (docs/guide.md, "herd7's options")
+	-strictskip true|false, -variant NAMES, -speedcheck false; refused with the
+	equivalent: -speedcheck true|fast, -show, -graph (docs/guide.md, "herd7's
+	options")
 `
 
 // addHerdFlags declares herd7's options on fs.
@@ -59,6 +60,11 @@ func addHerdFlags(fs *flag.FlagSet, o *runOptions) {
 		return nil
 	}), "skipchecks", "herd7's -skipchecks NAME,...: ignore the outcome of the cat model's checks so named (cumulative)")
 	fs.Var(herdFlag(func(s string) error {
+		b, err := herdBool("-strictskip", s)
+		o.strictSkip = b
+		return err
+	}), "strictskip", "herd7's -strictskip true|false: keep only the executions that fail every check of -skipchecks")
+	fs.Var(herdFlag(func(s string) error {
 		for _, n := range strings.Split(s, ",") {
 			if n = strings.TrimSpace(n); n != "" {
 				o.variants = append(o.variants, n)
@@ -80,6 +86,18 @@ func addHerdFlags(fs *flag.FlagSet, o *runOptions) {
 			return fmt.Errorf("herd7's -%s (pictures of executions) is not supported here: use litmus explain --dot FILE TEST, which writes the execution that reaches the condition (or --state COND) as a Graphviz picture", name)
 		}), name, "herd7's -"+name+": refused, use litmus explain --dot FILE")
 	}
+}
+
+// herdBool reads a boolean as herd's options do (OCaml's bool_of_string,
+// and the words herd's configuration files use).
+func herdBool(key, s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on":
+		return true, nil
+	case "false", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("herd7's %s takes true or false, not %q", key, s)
 }
 
 // herdFlag is a flag whose every value is handled by a function.

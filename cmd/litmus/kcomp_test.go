@@ -79,29 +79,36 @@ func TestCompileCommand(t *testing.T) {
 	require.Contains(t, out, "amoadd.d ")
 	require.Contains(t, out, "fence rw,rw")
 
-	rcu := writeTest(t, "rcu.litmus", "C rcu\n{}\nP0(int *x)\n{\n\tsynchronize_rcu();\n}\nexists (x=0)\n")
-	_, errOut, code = run(t, "compile", "--model", "power", rcu)
+	srcu := writeTest(t, "srcu.litmus", "C srcu\n{}\nP0(int *x, struct srcu_struct *s)\n{\n\tsynchronize_srcu(s);\n}\nexists (x=0)\n")
+	_, errOut, code = run(t, "compile", "--model", "power", srcu)
 	require.Equal(t, exitUsage, code)
-	require.Contains(t, errOut, "rcu.litmus:5:2: not compiled to ppc: synchronize_rcu")
+	require.Contains(t, errOut, "srcu.litmus:5:2: not compiled to ppc: synchronize_srcu")
+
+	// An RCU grace period compiles as the toy RCU's barriers and locks.
+	rcu := writeTest(t, "rcu.litmus", "C rcu\n{}\nP0(int *x)\n{\n\trcu_read_lock();\n\tWRITE_ONCE(*x, 1);\n\trcu_read_unlock();\n}\nP1(int *x)\n{\n\tsynchronize_rcu();\n}\nexists (x=0)\n")
+	out, errOut, code = run(t, "compile", "--model", "power", rcu)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "rcu_rl0")
+	require.Contains(t, out, "lwarx")
 }
 
-// TestCheckNotCompiledIsNA: a C test the mapping cannot compile (an RCU
+// TestCheckNotCompiledIsNA: a C test the mapping cannot compile (an SRCU
 // grace period) is n/a under the architecture models of --model all,
 // with the reason and its line on stderr, and stops nothing: the other
 // file is checked, and the run passes. Under one named architecture
 // model it is an input error, and the other file is still checked.
 func TestCheckNotCompiledIsNA(t *testing.T) {
-	rcu := writeTest(t, "rcu.litmus", "C rcu\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n\tsynchronize_rcu();\n}\nexists (x=0)\n")
+	rcu := writeTest(t, "srcu.litmus", "C srcu\n{}\nP0(int *x, struct srcu_struct *s)\n{\n\tWRITE_ONCE(*x, 1);\n\tsynchronize_srcu(s);\n}\nexists (x=0)\n")
 	ok := writeTest(t, "after-atomic.litmus", afterAtomic)
 	out, errOut, code := run(t, "check", "--model", "all", rcu, ok)
 	require.Equal(t, 0, code, errOut)
-	require.Contains(t, errOut, "rcu.litmus:6:2: not compiled to aarch64: synchronize_rcu")
-	require.Regexp(t, regexp.MustCompile(`rcu\s+Never\s+Never\s+Never\s+Never\s+n/a\s+n/a\s+n/a\s+n/a\n`), out)
+	require.Contains(t, errOut, "srcu.litmus:6:2: not compiled to aarch64: synchronize_srcu")
+	require.Regexp(t, regexp.MustCompile(`srcu\s+Never\s+Never\s+Never\s+Never\s+n/a\s+n/a\s+n/a\s+n/a\n`), out)
 	require.Regexp(t, regexp.MustCompile(`after-atomic\s+Never\s+Never\s+Never\s+Never\s+Never\s+Never\s+Never\s+Never\n`), out)
 
 	out, errOut, code = run(t, "check", "--model", "arm64", rcu, ok)
 	require.Equal(t, exitUsage, code)
-	require.Contains(t, errOut, "rcu.litmus:6:2: not compiled to aarch64: synchronize_rcu")
+	require.Contains(t, errOut, "srcu.litmus:6:2: not compiled to aarch64: synchronize_srcu")
 	require.Contains(t, out, "Observation after-atomic Never 0 3")
 }
 

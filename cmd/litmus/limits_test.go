@@ -59,3 +59,29 @@ func TestCheckLKMMTimeout(t *testing.T) {
 	require.Contains(t, out, "Unknown long timed out after 50ms\n")
 	require.Contains(t, errOut, "lkmm: verdict Unknown: timed out after 50ms")
 }
+
+// The operational search says when its partial-order reduction does not
+// apply, under -v and in JSON, the same way for a loop and for
+// invariants (a 33-thread test used to lose the reduction silently; a
+// loop or an invariant still does, and says so).
+func TestCheckSaysWhenUnreduced(t *testing.T) {
+	loop := "C loop\n{}\nP0(int *x)\n{\n\tint r0;\n\tr0 = READ_ONCE(*x);\n\twhile (r0 == 0)\n\t\tr0 = READ_ONCE(*x);\n}\nP1(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nexists (0:r0=1)\n"
+	out, errOut, code := runStdin(t, loop, "check", "-v", "--model", "tso", "--time=false", "-")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "Search loop plain: the program loops, so the partial-order reduction does not apply and every interleaving is explored\n")
+	out, _, _ = runStdin(t, loop, "check", "--json", "--model", "sc", "-")
+	require.Contains(t, out, `"unreduced":"the program loops"`)
+
+	out, _, _ = run(t, "check", "-v", "--model", "pso", "--time=false", "../../testdata/nospace-mirror-invariant.litmus")
+	require.Contains(t, out, "Search nospace-mirror-invariant plain: invariants are checked in every state, so the partial-order reduction does not apply")
+	out, _, _ = run(t, "check", "--json", "--model", "sc", "../../testdata/nospace-mirror-invariant.litmus")
+	require.Contains(t, out, `"unreduced":"invariants are checked in every state"`)
+
+	// Reduced: nothing said; the other engines say nothing either.
+	out, _, _ = run(t, "check", "-v", "--model", "tso", "--time=false", "../../testdata/nospace.litmus")
+	require.NotContains(t, out, "Search ")
+	out, _, _ = run(t, "check", "--json", "--model", "tso", "../../testdata/nospace.litmus")
+	require.NotContains(t, out, "unreduced")
+	out, _, _ = run(t, "check", "-v", "--model", "lkmm", "--time=false", "../../testdata/nospace.litmus")
+	require.NotContains(t, out, "Search ")
+}

@@ -36,6 +36,7 @@ type runOptions struct {
 	loopBound  int
 	skipAll    bool
 	skipChecks []string
+	strictSkip bool
 	variants   []string
 	maxMemory  int // MiB
 	jobs       int
@@ -52,10 +53,14 @@ type runOptions struct {
 	primsFile, primsHash string
 }
 
-// loadPrims reads the macro file that --model-dir or a --cat .cfg names,
-// if any, into o.prims: C tests are then parsed and checked with the
-// kernel tree's own table of primitives.
+// loadPrims reads the herd .cfg files of the run (readConfs), then the
+// macro file that --model-dir or a --cat .cfg names, if any, into
+// o.prims: C tests are then parsed and checked with the kernel tree's own
+// table of primitives.
 func (o *runOptions) loadPrims() error {
+	if err := o.readConfs(); err != nil {
+		return err
+	}
 	var cfgs []string
 	if o.modelDir != "" {
 		cfgs = append(cfgs, filepath.Join(o.modelDir, "linux-kernel.cfg"))
@@ -146,7 +151,7 @@ func (o *runOptions) modelOptions() model.Options {
 	debug.SetMemoryLimit(int64(process))
 	limit.SetProcessCap(process)
 	return model.Options{MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: mem,
-		LoopBound: o.loopBound, SkipAll: o.skipAll, SkipChecks: o.skipChecks}
+		LoopBound: o.loopBound, SkipAll: o.skipAll, SkipChecks: o.skipChecks, StrictSkip: o.strictSkip}
 }
 
 // resolve checks t's names and expectations once for every model of the
@@ -319,6 +324,10 @@ type modelResult struct {
 	// expectRace is the kernel's "DATARACE" marker on the Result line:
 	// the LKMM is expected to flag a data race.
 	expectRace bool
+	// expectFault is the BADADDR marker on the Result line: some
+	// execution is expected to access memory through NULL or a wild
+	// pointer (model.Result.Faults, a test with objects).
+	expectFault bool
 	// hasInvariants reports whether the test has invariant clauses.
 	hasInvariants bool
 	// hasFilter reports whether the test has a filter.
@@ -408,6 +417,14 @@ func (m *modelResult) problems(allowUnknown bool) []string {
 		}
 	}
 	switch {
+	case len(r.Faults) > 0 && !m.expectFault:
+		for _, f := range r.Faults {
+			p = append(p, "bad address: "+f.Reason+" (the Result line does not mark BADADDR)")
+		}
+	case len(r.Faults) == 0 && m.expectFault && r.FaultsChecked && r.Verdict != model.Unknown:
+		p = append(p, "the Result line marks BADADDR but no execution accesses memory through NULL or a wild pointer")
+	}
+	switch {
 	case r.Verdict == model.Unknown:
 		if !allowUnknown {
 			p = append(p, "verdict Unknown: "+r.Reason)
@@ -490,6 +507,21 @@ func invariantExpectations(t *litmus.Test) map[string]string {
 // "Result: Never DATARACE" (tools/memory-model/scripts/judgelitmus.sh).
 var dataraceRE = regexp.MustCompile(`(?m)^[ \t*(]*Result(?:-LKMM)?[ \t]*:[^\n]*\bDATARACE\b`)
 
+// badaddrRE matches a Result line with the BADADDR marker: some
+// execution accesses memory through NULL or a wild pointer, in a test
+// with objects (model.Result.Faults). It applies to every model.
+var badaddrRE = regexp.MustCompile(`(?m)^[ \t*(]*Result(?:-[A-Za-z0-9_-]+)?[ \t]*:[^\n]*\bBADADDR\b`)
+
+// expectsFault reports whether t's Result line expects a bad address.
+func expectsFault(t *litmus.Test) bool {
+	for _, c := range t.Comments {
+		if badaddrRE.MatchString(c.Text) {
+			return true
+		}
+	}
+	return false
+}
+
 // expectsDataRace reports whether t's Result line says the LKMM should
 // flag a data race.
 func expectsDataRace(t *litmus.Test) bool {
@@ -563,6 +595,7 @@ func checkFile(ctx context.Context, env *Env, file string, models []model.Model,
 	exp := t.Expectations()
 	inv := invariantExpectations(t)
 	race := expectsDataRace(t)
+	fault := expectsFault(t)
 	if len(models) == 0 {
 		models = []model.Model{model.Default(t.Arch)}
 	}
@@ -575,7 +608,7 @@ func checkFile(ctx context.Context, env *Env, file string, models []model.Model,
 			// read its dialect (the LKMM reads C, aarch64 AArch64, ...).
 			continue
 		}
-		mr := modelResult{model: m, expect: expectationFor(exp, m), expectRace: race, hasInvariants: len(t.Invariants) > 0, hasFilter: t.Filter != nil}
+		mr := modelResult{model: m, expect: expectationFor(exp, m), expectRace: race, expectFault: fault, hasInvariants: len(t.Invariants) > 0, hasFilter: t.Filter != nil}
 		if v, ok := inv[strings.ToUpper(m.String())]; ok {
 			mr.expectInv = v
 		} else {

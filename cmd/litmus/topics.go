@@ -65,8 +65,12 @@ arm64 (aarch64), arm64-llsc (aarch64-llsc), riscv, power (ppc) on C tests
       arch/<arch>/include/asm, v6.x) and checked under that cat model:
       arm64 with the LSE atomics, arm64-llsc with the LL/SC loops (C tests
       only), riscv64 and ppc64; "litmus compile --model M" prints the
-      compiled test. RCU and SRCU grace periods have no instructions: such
-      a test is n/a (with --model all) or an error naming its line. x86 is
+      compiled test. SRCU grace periods have no instructions: such a test
+      is n/a (with --model all) or an error naming its line. An RCU grace
+      period is compiled as the toy RCU of the kernel's whatisRCU.rst (a
+      spinlock per reader, each taken once by synchronize_rcu between
+      smp_mb()s): the verdict is that implementation's, which may be Never
+      where the LKMM says Sometimes. x86 is
       tso.
 auto  The default: tso for C and X86 tests, the architecture's model for
       AArch64, RISCV and PPC tests, lkmm for LISA tests.
@@ -118,7 +122,7 @@ model, in input order. The schema is stable: fields are only ever added.
   observation           "Never", "Sometimes", "Always", "Unknown", "n/a"
                         when, under several models, an architecture model
                         does not apply to the C test (the reason says why:
-                        synchronize_rcu; the exit status does not count
+                        synchronize_srcu; the exit status does not count
                         it, as the text's n/a), or "Error" when the file
                         could not be checked
   reason                why the verdict is Unknown or n/a (omitted
@@ -146,12 +150,20 @@ model, in input order. The schema is stable: fields are only ever added.
                         non-address, dropped (see docs/semantics.md); 0
                         normally, and always 0 under lkmm, whose engine
                         drops such paths without counting them
+  loops                 (axiomatic models, C tests) how each loop was
+                        checked: "P1 line 12: while loop checked as an
+                        await of its exit condition", or "... unrolled
+                        (why)"; omitted when the test has no loop
   flags                 herd's flags raised by some allowed execution, e.g.
                         "data-race" (LKMM); [] when none
   why                   (LKMM) which axiom rejects the executions that would
                         satisfy the condition, in words; omitted when empty
   explored_states       distinct states the search visited
   elapsed_s             seconds the search took
+  unreduced             sc/tso/pso: why the search ran without its
+                        partial-order reduction ("the program loops",
+                        "invariants are checked in every state"); omitted
+                        when it was reduced and under the other models
   error                 "file:line:col: message" when the file could not be
                         parsed or given a meaning, else null; such a
                         record still has kind, condition and expected

@@ -354,22 +354,15 @@ func (a *a64asm) stxr(rel bool, s, t, n areg) {
 	a.word(w | rm(s) | rn(n) | rd(t))
 }
 
+// lseOps are the 64-bit LSE atomics' encodings, before the acquire and
+// release bits and the registers.
+var lseOps = map[string]uint32{"add": 0xF8200000, "clr": 0xF8201000, "eor": 0xF8202000, "set": 0xF8203000, "swp": 0xF8208000}
+
 // lse emits an LSE atomic: op is add, clr, eor, set (LD<op>) or swp, with
 // acquire/release bits; ST<op> is LD<op> with t = XZR.
 func (a *a64asm) lse(op string, acq, rel bool, s, t, n areg) {
-	var w uint32
-	switch op {
-	case "add":
-		w = 0xF8200000
-	case "clr":
-		w = 0xF8201000
-	case "eor":
-		w = 0xF8202000
-	case "set":
-		w = 0xF8203000
-	case "swp":
-		w = 0xF8208000
-	default:
+	w, ok := lseOps[op]
+	if !ok {
 		a.fail("unknown LSE op %s", op)
 		return
 	}

@@ -50,13 +50,49 @@ type a64Thread struct {
 	arch             kmap.Arch
 }
 
-// genA64C generates a C thread for arm64 (LSE or LL/SC as p.arch says).
+// genA64C generates a C thread for arm64 (LSE or LL/SC as p.arch says):
+// the registers (allocRegs), then per instance the wait for the other
+// threads (a64Sync), the random delay, the instance's addresses and
+// initial values (loadInstance), the thread's code, and the results
+// (storeResults).
 func (p *program) genA64C(o Options, nthreads, me int, ct *cir.Thread, inits map[int]value, obs []int) ([]byte, error) {
 	arch := kmap.Arch(p.arch)
 	a := newA64asm()
 	t := &a64Thread{a: a, p: p, ct: ct, arch: arch, labels: map[int]int{}, locReg: map[*variable]areg{},
 		abandon: a.newLabel(), bodyEnd: a.newLabel()}
 	loops := ct.Loops || spins(ct, arch)
+	vars, err := t.allocRegs(inits, loops)
+	if err != nil {
+		return nil, err
+	}
+
+	a.movReg(a64Ctx, 0)
+	top, done, next, drop := a.newLabel(), a.newLabel(), a.newLabel(), a.newLabel()
+	a.bind(top)
+	a.ldst(true, 8, 14, a64Ctx, ctxI)
+	a.ldst(true, 8, 15, a64Ctx, ctxN)
+	a.cmpReg(14, 15)
+	a.bcond("hs", done)
+	a64Sync(a, o.Sync, nthreads, me, done)
+	if o.MaxDelay > 0 {
+		a64Delay(a)
+	}
+	t.loadInstance(vars, loops, inits)
+
+	for _, in := range ct.Code {
+		if err := t.instr(in); err != nil {
+			return nil, err
+		}
+	}
+	t.storeResults(obs, top, next, drop, done)
+	return a.finish()
+}
+
+// allocRegs gives the thread's slots, its base, its loop budget and
+// pointer-check registers and, while registers last, one register per
+// location it uses; it returns those locations in order of first use.
+func (t *a64Thread) allocRegs(inits map[int]value, loops bool) ([]*variable, error) {
+	p, ct := t.p, t.ct
 	// Which locations and checks does the thread need?
 	var vars []*variable
 	seen := map[*variable]bool{}
@@ -121,15 +157,15 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cir.Thread, inits map
 			t.locReg[v] = r
 		}
 	}
+	return vars, nil
+}
 
-	a.movReg(a64Ctx, 0)
-	top, done, next, drop := a.newLabel(), a.newLabel(), a.newLabel(), a.newLabel()
-	a.bind(top)
-	a.ldst(true, 8, 14, a64Ctx, ctxI)
-	a.ldst(true, 8, 15, a64Ctx, ctxN)
-	a.cmpReg(14, 15)
-	a.bcond("hs", done)
-	switch o.Sync {
+// a64Sync waits, at the top of an instance, for the other threads as
+// sync says: each thread's slot reaching the instance (SyncSpin, yielding
+// and giving up at the wait limit, to done), or the instance's timebase
+// tick (SyncTimebase). x14 holds the instance's index.
+func a64Sync(a *a64asm, sync Sync, nthreads, me, done int) {
+	switch sync {
 	case SyncSpin:
 		// x16 = iter0 + i + 1: "I have reached instance i".
 		a.ldst(true, 8, 16, a64Ctx, ctxIter0)
@@ -186,17 +222,25 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cir.Thread, inits map
 		a.cmpReg(17, 16)
 		a.bcond("lo", wait)
 	}
-	if o.MaxDelay > 0 {
-		skip, loop := a.newLabel(), a.newLabel()
-		a.ldst(true, 8, 14, a64Ctx, ctxI)
-		a.ldst(true, 8, 15, a64Ctx, ctxDelays)
-		a.ldrIdx(4, 16, 15, 14)
-		a.cbz(false, true, 16, skip)
-		a.bind(loop)
-		a.subsImm(16, 16, 1)
-		a.bcond("ne", loop)
-		a.bind(skip)
-	}
+}
+
+// a64Delay spins for the instance's random delay (ctxDelays[i] turns).
+func a64Delay(a *a64asm) {
+	skip, loop := a.newLabel(), a.newLabel()
+	a.ldst(true, 8, 14, a64Ctx, ctxI)
+	a.ldst(true, 8, 15, a64Ctx, ctxDelays)
+	a.ldrIdx(4, 16, 15, 14)
+	a.cbz(false, true, 16, skip)
+	a.bind(loop)
+	a.subsImm(16, 16, 1)
+	a.bcond("ne", loop)
+	a.bind(skip)
+}
+
+// loadInstance loads the instance's base, the locations' addresses, the
+// loop budget, the arena bounds and the initial register values.
+func (t *a64Thread) loadInstance(vars []*variable, loops bool, inits map[int]value) {
+	a, ct := t.a, t.ct
 	a.ldst(true, 8, 14, a64Ctx, ctxI)
 	a.ldst(true, 8, 15, a64Ctx, ctxBases)
 	a.ldrIdx(8, t.base, 15, 14)
@@ -216,13 +260,14 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cir.Thread, inits map
 	for s := range ct.Names {
 		t.setValue(t.slot[s], inits[s])
 	}
+}
 
-	for _, in := range ct.Code {
-		if err := t.instr(in); err != nil {
-			return nil, err
-		}
-	}
-
+// storeResults writes the observed slots and the status word of the
+// instance to its results row, steps to the next instance (back to top),
+// and ends the thread at done; an abandoned or dropped instance stores
+// its status only.
+func (t *a64Thread) storeResults(obs []int, top, next, drop, done int) {
+	a := t.a
 	nres := len(obs) + 1
 	resultsAddr := func() {
 		a.ldst(true, 8, 14, a64Ctx, ctxI)
@@ -256,7 +301,6 @@ func (p *program) genA64C(o Options, nthreads, me int, ct *cir.Thread, inits map
 	}
 	a.bind(done)
 	a.ret()
-	return a.finish()
 }
 
 // addrInto sets r to the address of v's element at byte offset off in the
@@ -310,14 +354,7 @@ func (t *a64Thread) reg(o cir.Operand, scratch areg) areg {
 	return scratch
 }
 
-func (t *a64Thread) label(l int) int {
-	if al, ok := t.labels[l]; ok {
-		return al
-	}
-	al := t.a.newLabel()
-	t.labels[l] = al
-	return al
-}
+func (t *a64Thread) label(l int) int { return asmLabel(t.labels, t.a, l) }
 
 // loopCheck counts one back edge against the budget.
 func (t *a64Thread) loopCheck() {
@@ -520,47 +557,16 @@ func splitOrder(m, base string) (acq, rel, ok bool) {
 // expandA64Row assembles a row with its placeholders bound; unconditional
 // backward branches (spin loops) count against t's loop budget.
 func expandA64Row(a *a64asm, insns []kmap.Insn, bind map[string]areg, t *a64Thread) error {
-	defs := make([]int, len(insns))
-	for i, in := range insns {
-		if in.Label != "" {
-			defs[i] = a.newLabel()
-		}
-	}
-	find := func(at int, ref string) (int, bool, error) {
-		j, back, err := kmap.LabelTarget(insns, at, ref)
-		return defs[j], back, err
-	}
-	for i, in := range insns {
-		if in.Label != "" {
-			a.bind(defs[i])
-		}
-		if in.Op == "" {
-			continue
-		}
-		var ops []a64Operand
-		target, back := 0, false
-		for _, arg := range in.Args {
-			if kmap.IsLabelRef(arg) {
-				var err error
-				if target, back, err = find(i, arg); err != nil {
-					return err
-				}
-				continue
-			}
-			o, err := parseA64Operand(arg, bind)
-			if err != nil {
-				return fmt.Errorf("%s: %v", in, err)
-			}
-			ops = append(ops, o)
-		}
+	parse := func(arg string) (a64Operand, error) { return parseA64Operand(arg, bind) }
+	return expandRow(a, insns, parse, func(in kmap.Insn, ops []a64Operand, target int, back bool) error {
 		if back && in.Op == "b" && t != nil {
 			t.loopCheck()
 		}
 		if err := a64insn(a, in.Op, ops, target); err != nil {
 			return fmt.Errorf("%s: %v", in, err)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // a64insn encodes one instruction of a row.

@@ -250,22 +250,20 @@ func (p *program) genX86(o Options, nthreads, me int, spec x86Spec, body func(t 
 	a.bind(next)
 	a.unary("inc", 8, ctx(ctxI))
 	a.jmp(top)
-	if t.usedAbandonPop {
-		a.bind(t.abandonPop)
-		a.popfq()
+	for _, st := range []struct {
+		usedPop bool
+		pop, l  int
+		status  int64
+	}{{t.usedAbandonPop, t.abandonPop, t.abandon, statusAbandoned}, {t.usedDropPop, t.dropPop, t.drop, statusDropped}} {
+		if st.usedPop {
+			a.bind(st.pop)
+			a.popfq()
+		}
+		a.bind(st.l)
+		resultsAddr(rAX)
+		a.mov(8, xM(rAX, int64((nres-1)*8)), xI(st.status))
+		a.jmp(next)
 	}
-	a.bind(t.abandon)
-	resultsAddr(rAX)
-	a.mov(8, xM(rAX, int64((nres-1)*8)), xI(statusAbandoned))
-	a.jmp(next)
-	if t.usedDropPop {
-		a.bind(t.dropPop)
-		a.popfq()
-	}
-	a.bind(t.drop)
-	resultsAddr(rAX)
-	a.mov(8, xM(rAX, int64((nres-1)*8)), xI(statusDropped))
-	a.jmp(next)
 	a.bind(done)
 	a.ret()
 	return a.finish()
@@ -355,6 +353,13 @@ const (
 	statusAbandoned = 1 // Options.LoopBound back edges
 	statusDropped   = 2 // an access outside the instance
 )
+
+// x86TwoOps are the two-operand instructions encoded from their size and
+// operands alone.
+var x86TwoOps = map[string]func(a *x86asm, size int, x, y xop){
+	"xadd": (*x86asm).xadd, "cmpxchg": (*x86asm).cmpxchg, "test": (*x86asm).test,
+	"lea": (*x86asm).lea, "imul": (*x86asm).imul,
+}
 
 // x86insn encodes one instruction given by mnemonic (lower case, with an
 // AT&T size suffix or not), its operands in Intel order (destination
@@ -447,16 +452,11 @@ func x86insn(a *x86asm, lock bool, m string, size, defSize int, ops []xop, targe
 			mem, reg = reg, mem
 		}
 		a.xchg(size, mem, reg)
-	case "xadd":
+	case "xadd", "cmpxchg", "test", "lea", "imul":
 		if err := need(2); err != nil {
 			return err
 		}
-		a.xadd(size, ops[0], ops[1])
-	case "cmpxchg":
-		if err := need(2); err != nil {
-			return err
-		}
-		a.cmpxchg(size, ops[0], ops[1])
+		x86TwoOps[base](a, size, ops[0], ops[1])
 	case "add", "sub", "and", "or", "xor", "adc", "sbb", "cmp":
 		if err := need(2); err != nil {
 			return err
@@ -465,11 +465,6 @@ func x86insn(a *x86asm, lock bool, m string, size, defSize int, ops []xop, targe
 			return fmt.Errorf("%s cannot take two memory operands", base)
 		}
 		a.alu(base, size, ops[0], ops[1])
-	case "test":
-		if err := need(2); err != nil {
-			return err
-		}
-		a.test(size, ops[0], ops[1])
 	case "inc", "dec", "neg", "not":
 		if err := need(1); err != nil {
 			return err
@@ -488,16 +483,6 @@ func x86insn(a *x86asm, lock bool, m string, size, defSize int, ops []xop, targe
 			return err
 		}
 		a.bitop(base, size, ops[0], ops[1])
-	case "lea":
-		if err := need(2); err != nil {
-			return err
-		}
-		a.lea(size, ops[0], ops[1])
-	case "imul":
-		if err := need(2); err != nil {
-			return err
-		}
-		a.imul(size, ops[0], ops[1])
 	case "jmp", "jmpq":
 		a.jmp(target)
 	default:

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // program is a test compiled for one architecture: each thread's code and
@@ -177,24 +178,15 @@ func (p *program) declareVars(cTest bool) error {
 			p.addVar(prm.Name.Name, 8, 1, false)
 		}
 	}
-	var visit func(pr litmus.Prop)
-	visit = func(pr litmus.Prop) {
-		switch pr := pr.(type) {
-		case *litmus.AtomProp:
+	visit := func(pr litmus.Prop) {
+		litmus.EachAtom(pr, func(pr *litmus.AtomProp) {
 			p.finalVar(pr.Loc)
 			if pr.Val.Loc != nil {
 				p.finalVar(pr.Val.Loc)
 			} else if !pr.Val.IsInt {
 				p.addVar(pr.Val.Sym, 8, 1, false)
 			}
-		case *litmus.NotProp:
-			visit(pr.X)
-		case *litmus.BinProp:
-			visit(pr.X)
-			visit(pr.Y)
-		case *litmus.ParenProp:
-			visit(pr.X)
-		}
+		})
 	}
 	for _, it := range t.Init {
 		switch v := it.Value.(type) {
@@ -318,22 +310,13 @@ func (p *program) unsupported(pos litmus.Pos, format string, args ...any) error 
 // filter (hidden: not printed).
 func (p *program) observedRefs() (visible, hidden []*litmus.LocRef) {
 	var refs []*litmus.LocRef
-	var visit func(pr litmus.Prop)
-	visit = func(pr litmus.Prop) {
-		switch pr := pr.(type) {
-		case *litmus.AtomProp:
+	visit := func(pr litmus.Prop) {
+		litmus.EachAtom(pr, func(pr *litmus.AtomProp) {
 			refs = append(refs, pr.Loc)
 			if pr.Val.Loc != nil {
 				refs = append(refs, pr.Val.Loc)
 			}
-		case *litmus.NotProp:
-			visit(pr.X)
-		case *litmus.BinProp:
-			visit(pr.X)
-			visit(pr.Y)
-		case *litmus.ParenProp:
-			visit(pr.X)
-		}
+		})
 	}
 	refs = append(refs, p.test.Locations...)
 	if p.test.Cond != nil {
@@ -350,17 +333,11 @@ func (p *program) observedRefs() (visible, hidden []*litmus.LocRef) {
 // sortColumns orders columns as the model orders its observed locations:
 // registers first, by thread then name, then memory by name.
 func sortColumns(cols []column) {
-	sort.SliceStable(cols, func(i, j int) bool {
-		a, b := cols[i], cols[j]
-		if a.reg != b.reg {
-			return a.reg
+	observed := func(c column) report.Observed {
+		if c.reg {
+			return report.Observed{Reg: true, Proc: c.proc, Name: c.regTxt}
 		}
-		if a.reg {
-			if a.proc != b.proc {
-				return a.proc < b.proc
-			}
-			return a.regTxt < b.regTxt
-		}
-		return a.memName < b.memName
-	})
+		return report.Observed{Name: c.memName}
+	}
+	sort.SliceStable(cols, func(i, j int) bool { return observed(cols[i]).Less(observed(cols[j])) })
 }

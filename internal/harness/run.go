@@ -19,6 +19,7 @@ import (
 
 	"github.com/litmus-dev/litmus/internal/hw"
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 	"github.com/litmus-dev/litmus/model/kmap"
 )
 
@@ -497,17 +498,10 @@ func readMem(b []byte, size int) int64 {
 	return *(*int64)(unsafe.Pointer(&b[0]))
 }
 
-// signExtend keeps the low width bytes of x, sign-extended.
+// signExtend keeps the low width bytes of x (1, 2, 4 or 8), sign-extended,
+// as model/ctype converts to a signed type of that width.
 func signExtend(x int64, width int) int64 {
-	switch width {
-	case 1:
-		return int64(int8(x))
-	case 2:
-		return int64(int16(x))
-	case 4:
-		return int64(int32(x))
-	}
-	return x
+	return ctype.Kind{Bits: uint8(8 * width), Signed: true}.Convert(x)
 }
 
 // symbolize returns x as a Value: the name of the element of instance

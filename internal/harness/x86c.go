@@ -58,14 +58,7 @@ type x86C struct {
 	labels map[int]int // cir label -> asm label
 }
 
-func (g *x86C) label(l int) int {
-	if al, ok := g.labels[l]; ok {
-		return al
-	}
-	al := g.a.newLabel()
-	g.labels[l] = al
-	return al
-}
+func (g *x86C) label(l int) int { return asmLabel(g.labels, g.a, l) }
 
 func slotReg(s int) xop { return xR(x86SlotRegs[s], 8) }
 
@@ -290,42 +283,8 @@ func spins(ct *cir.Thread, arch kmap.Arch) bool {
 // nil, counts the row's unconditional backward jumps (spin loops) against
 // the loop budget.
 func expandX86Row(a *x86asm, insns []kmap.Insn, bind map[string]xop, t *x86Thread) error {
-	// Local labels: each definition gets a fresh asm label; "Nb" is the
-	// last definition of N before the branch, "Nf" the next one after.
-	defs := make([]int, len(insns))
-	for i, in := range insns {
-		if in.Label != "" {
-			defs[i] = a.newLabel()
-		}
-	}
-	find := func(at int, ref string) (int, bool, error) {
-		j, back, err := kmap.LabelTarget(insns, at, ref)
-		return defs[j], back, err
-	}
-	for i, in := range insns {
-		if in.Label != "" {
-			a.bind(defs[i])
-		}
-		if in.Op == "" {
-			continue
-		}
-		var ops []xop
-		target, back := 0, false
-		for _, arg := range in.Args {
-			if kmap.IsLabelRef(arg) {
-				var err error
-				target, back, err = find(i, arg)
-				if err != nil {
-					return err
-				}
-				continue
-			}
-			o, err := parseX86TemplateOperand(arg, bind)
-			if err != nil {
-				return fmt.Errorf("%s: %v", in, err)
-			}
-			ops = append(ops, o)
-		}
+	parse := func(arg string) (xop, error) { return parseX86TemplateOperand(arg, bind) }
+	return expandRow(a, insns, parse, func(in kmap.Insn, ops []xop, target int, back bool) error {
 		// AT&T order to Intel order.
 		for l, r := 0, len(ops)-1; l < r; l, r = l+1, r-1 {
 			ops[l], ops[r] = ops[r], ops[l]
@@ -336,8 +295,8 @@ func expandX86Row(a *x86asm, insns []kmap.Insn, bind map[string]xop, t *x86Threa
 		if err := x86insn(a, in.Prefix == "lock", in.Op, 0, 8, ops, target); err != nil {
 			return fmt.Errorf("%s: %v", in, err)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // x86RegByName maps AT&T register names (without %) to register and size.

@@ -30,6 +30,18 @@ var knownDiffDat3M = map[string]string{
 	"arch/aarch64/herd/catalogue/aarch64/tests/LB+rel+CAS.litmus": "Dat3M's model is not catdep: herd gives it register-only dependencies, with ctrl from a CAS's comparison to its write; litmus gives every AArch64 model aarch64deps.cat's (pick-data-dep here)",
 }
 
+// knownCountDiff lists the corpus tests whose states and verdict are
+// herd's but whose Positive and Negative counts are not: AArch64 CAS
+// tests in which the CAS may fail, where herd counts more executions
+// (MP+rel+CASacq-noret-ok: herd 2 and 8, litmus 1 and 5), presumably from
+// the events of a failing CAS that litmus does not make; not investigated
+// further. Every other test's counts must be herd's.
+var knownCountDiff = map[string]bool{
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CAS-ok-bothRs-addr.litmus": true,
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CASacq-noret-ok.litmus":    true,
+	"arch/aarch64/herd/catalogue/aarch64/tests/MP+rel+CASnoret-ok-dmb.ld.litmus": true,
+}
+
 // archCorpus names, per architecture, the corpus folders and the
 // expected-output folder of herd's stock model, which lib's model must
 // match.
@@ -117,6 +129,9 @@ func compareCorpus(t *testing.T, m *interp.Model, expected string, dirs []string
 			got = append(got, s.String())
 		}
 		agree := strings.Join(got, "\n") == strings.Join(h.States, "\n") && res.Verdict.String() == h.Observation
+		if agree && !knownCountDiff[rel] && (res.Positive != h.Pos || res.Negative != h.Neg) {
+			t.Errorf("%s: ours Positive %d Negative %d, herd %d %d", rel, res.Positive, res.Negative, h.Pos, h.Neg)
+		}
 		if why, isKnown := known[rel]; isKnown {
 			require.False(t, agree, "%s now agrees with herd (%s): remove it from the known differences", rel, why)
 			continue

@@ -60,6 +60,9 @@ func (p *program) typer(ap *axiom.Program) func(th int, name string) string {
 		if th >= 0 {
 			return regType[th][name]
 		}
+		if i := strings.IndexByte(name, '['); i > 0 {
+			name = name[:i] // an array's cell has the array's type
+		}
 		return locType[name]
 	}
 }

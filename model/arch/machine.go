@@ -312,6 +312,16 @@ func (m *machine) location(a axiom.Val) (int, bool) {
 		}
 		return m.th.p.index[fmt.Sprintf("%s[%d]", el.name, off/int64(el.size))], true
 	}
+	if c, ok := m.th.p.cells[a.Loc()]; ok && a.N != 0 {
+		// A cell of an object moved by a.N bytes: the cell there, or no
+		// location when the address leaves the object or lands between
+		// its cells.
+		if l, ok := m.th.p.at[objCell{c.obj, c.off + a.N}]; ok {
+			return l, true
+		}
+		m.dead = true
+		return 0, false
+	}
 	if a.N != 0 {
 		m.failMixed("an access at %s+%d makes this a mixed-size test", m.th.p.names[a.Loc()], a.N)
 		return 0, false

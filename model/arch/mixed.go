@@ -15,7 +15,7 @@ import (
 // access is the events of the granules it covers, one single-copy-atomic
 // access; a read takes the granules it covers from writes chosen access
 // by access (smaller writes first), and so do the final values. The
-// rules are those of herd 7.58 (docs/semantics.md, "Mixed-size tests").
+// rules are those of herd 7.58 (docs/arch.md, "Mixed-size").
 
 // MixedError says that a test turned out to be mixed-size while it was
 // being given a non-mixed meaning: the caller builds the program again
@@ -34,11 +34,20 @@ func IsMixed(err error) bool {
 // mixedInfo is the granule layout of a mixed-size program.
 type mixedInfo struct {
 	g       int              // the granule size in bytes
-	symbols []string         // the symbols (herd's locations), sorted
-	size    map[string]int   // each symbol's size: its declared type's, 4 (int) when none
+	symbols []string         // the symbols (herd's locations), sorted; an array is one symbol
+	size    map[string]int   // each symbol's size: its declared type's, 4 (int) when none; an array's all cells
 	gran    map[string][]int // each symbol's granules, as program locations, by address
 	symOf   []int            // the symbol of each location
 	offOf   []int            // the byte offset of each location in its symbol
+	// cells gives, for each cell of an array (x[1]) and for an array's
+	// own name (its first cell, as without mixed sizes), the granules of
+	// that cell: what the final section observes under that name.
+	cells map[string][]int
+	// arrays reports whether the test has an array: herd 7.58 then
+	// gives the final values granule by granule (all_finals_mixed
+	// raises CannotSca on the initial write of an array cell and falls
+	// back to all_finals_non_mixed), so finalOK does not apply.
+	arrays bool
 }
 
 // granule computes herd's granule size for a test: the smallest size
@@ -77,27 +86,72 @@ func granule(t *litmus.Test) int {
 	return ss[0]
 }
 
-// layoutMixed splits the program's locations into granules.
+// mixedUnit is what herd writes initially as one access: a scalar
+// symbol, or one cell of an array.
+type mixedUnit struct {
+	sym       string // the symbol it belongs to
+	name      string // its name in the init section: the symbol's, or x[i]
+	off, size int    // its byte offset in the symbol and its size
+}
+
+// layoutMixed splits the program's locations into granules. An array
+// (uint8_t x[128]) is one symbol of all its cells, laid out one after
+// the other, as in herd: an access may cover parts of several cells, and
+// the cells' bounds only matter to the initial writes, one per cell
+// (initwrites_mixed).
 func (p *program) layoutMixed(ap *axiom.Program, init map[string]axiom.Val) error {
 	t := p.test
-	mi := &mixedInfo{g: granule(t), size: map[string]int{}, gran: map[string][]int{}}
-	mi.symbols = p.names
-	for _, n := range mi.symbols {
+	mi := &mixedInfo{g: granule(t), size: map[string]int{}, gran: map[string][]int{}, cells: map[string][]int{}}
+	elem := map[string]int{} // each array's element size
+	var units []mixedUnit
+	for _, n := range p.names {
+		if _, ok := p.arrays[p.index[n]]; ok {
+			continue
+		}
+		mi.symbols = append(mi.symbols, n)
 		mi.size[n] = 4
 	}
 	for _, it := range t.Init {
-		if it.Proc < 0 && it.Type != "" {
-			mi.size[it.Name] = litmus.TypeSize(it.Type, litmus.Herd)
+		if it.Proc >= 0 || it.Type == "" {
+			continue
+		}
+		size := litmus.TypeSize(it.Type, litmus.Herd)
+		if it.Len > 0 {
+			mi.arrays = true
+			mi.symbols = append(mi.symbols, it.Name)
+			elem[it.Name] = size
+			size *= it.Len
+		}
+		mi.size[it.Name] = size
+	}
+	sort.Strings(mi.symbols)
+	for _, n := range mi.symbols {
+		es, ok := elem[n]
+		if !ok {
+			units = append(units, mixedUnit{sym: n, name: n, size: mi.size[n]})
+			continue
+		}
+		for i := 0; i*es < mi.size[n]; i++ {
+			units = append(units, mixedUnit{sym: n, name: fmt.Sprintf("%s[%d]", n, i), off: i * es, size: es})
 		}
 	}
 	var names []string
 	index := map[string]int{}
 	for si, n := range mi.symbols {
 		size := mi.size[n]
-		if size < mi.g {
-			return fmt.Errorf("%s: location %s (%d bytes) is smaller than the granule of this mixed-size test (%d bytes)", t.Name, n, size, mi.g)
+		small := size
+		if es, ok := elem[n]; ok {
+			small = es
+		}
+		if small < mi.g {
+			return fmt.Errorf("%s: location %s (%d bytes) is smaller than the granule of this mixed-size test (%d bytes)", t.Name, n, small, mi.g)
 		}
 		for off := 0; off < size; off += mi.g {
+			if len(names)&4095 == 4095 {
+				if err := p.opt.Budget.Err(); err != nil {
+					return err // a large array is many granules
+				}
+			}
 			name := n
 			if off > 0 {
 				name = fmt.Sprintf("%s+%d", n, off)
@@ -114,10 +168,17 @@ func (p *program) layoutMixed(ap *axiom.Program, init map[string]axiom.Val) erro
 	ap.InitAccess = make([]int, len(names))
 	ap.InitSize = make([]int, len(names))
 	bits := 8 * uint(mi.g)
-	for si, n := range mi.symbols {
-		v := init[n]
-		for k, l := range mi.gran[n] {
-			ap.InitAccess[l], ap.InitSize[l] = si+1, mi.size[n]
+	for ui, u := range units {
+		v := init[u.name]
+		locs := mi.gran[u.sym][u.off/mi.g : (u.off+u.size)/mi.g]
+		if u.name != u.sym {
+			mi.cells[u.name] = locs
+			if u.off == 0 {
+				mi.cells[u.sym] = locs
+			}
+		}
+		for k, l := range locs {
+			ap.InitAccess[l], ap.InitSize[l] = ui+1, u.size
 			if v.IsAddr() {
 				ap.Init[l] = v
 				continue
@@ -131,18 +192,27 @@ func (p *program) layoutMixed(ap *axiom.Program, init map[string]axiom.Val) erro
 	}
 	ap.Granule = mi.g
 	ap.Symbol = func(name string) ([]int, bool) {
+		if locs, ok := mi.cells[name]; ok {
+			return locs, true
+		}
 		locs, ok := mi.gran[name]
 		return locs, ok
 	}
 	ap.RFOK = mi.rfOK
-	ap.FinalOK = mi.finalOK
+	if !mi.arrays {
+		ap.FinalOK = mi.finalOK
+	}
 	p.mixed = mi
 	return nil
 }
 
-// addrOf returns the address of symbol name: its first granule.
+// addrOf returns the address of symbol name (or of an array's cell): its
+// first granule.
 func (mi *mixedInfo) addrOf(name string) (axiom.Val, bool) {
-	locs, ok := mi.gran[name]
+	locs, ok := mi.cells[name]
+	if !ok {
+		locs, ok = mi.gran[name]
+	}
 	if !ok {
 		return axiom.Val{}, false
 	}

@@ -44,6 +44,35 @@ type program struct {
 	// arrays gives, for each location that is an element of an array
 	// (t[2] in "int64_t t[4]"), its array.
 	arrays map[int]arrayElem
+	// cells places the locations of the test's objects (litmus.Object):
+	// each one's object and byte offset, and back (objects).
+	cells map[int]objCell
+	at    map[objCell]int
+}
+
+type objCell struct{ obj, off int64 }
+
+// objects fills the object table from the test's objects; a cell that is
+// no location is an error at the object.
+func (p *program) objects() error {
+	p.cells, p.at = map[int]objCell{}, map[objCell]int{}
+	for i, o := range p.test.Objects {
+		for _, c := range o.Cells {
+			l, ok := p.index[c.Loc]
+			if !ok {
+				return p.errorf(o.Pos(), "object %s: %s is not a location of the init block", o.Name, c.Loc)
+			}
+			if _, dup := p.cells[l]; dup {
+				return p.errorf(o.Pos(), "object %s: %s is a cell of two objects", o.Name, c.Loc)
+			}
+			if _, arr := p.arrays[l]; arr {
+				return p.errorf(o.Pos(), "object %s: %s is an element of an array", o.Name, c.Loc)
+			}
+			p.cells[l] = objCell{int64(i), int64(c.Off)}
+			p.at[objCell{int64(i), int64(c.Off)}] = l
+		}
+	}
+	return nil
 }
 
 // arrayElem places a location in its array: the array's name, the
@@ -63,7 +92,37 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		opt.LoopBound = 2
 	}
 	p := &program{test: t, sem: mk(), index: map[string]int{}, opt: opt, sizes: map[int]int{}, arrays: map[int]arrayElem{}}
+	// The canonical names of the registers the final conditions and the
+	// locations section name, computed once: the condition is evaluated
+	// for every candidate execution, and parsing a register name each
+	// time was a tenth of the time of an SB ring. The map is read-only
+	// once built (checks of one program may run in parallel).
+	canon := map[string]string{}
+	addCanon := func(n string) {
+		if _, ok := canon[n]; !ok {
+			if c := p.sem.canon(n); c != "" {
+				canon[n] = c
+			} else {
+				canon[n] = n
+			}
+		}
+	}
+	for _, pr := range t.FinalProps() {
+		litmus.EachAtom(pr, func(a *litmus.AtomProp) {
+			if a.Loc.Proc >= 0 {
+				addCanon(a.Loc.Name)
+			}
+		})
+	}
+	for _, l := range t.Locations {
+		if l.Proc >= 0 {
+			addCanon(l.Name)
+		}
+	}
 	ap := &axiom.Program{Test: t, Vocab: p.sem.vocab(), InstrPO: true, Budget: opt.Budget, OneEventAMO: opt.OneEventAMO && t.Arch == litmus.ArchRISCV, RegName: func(n string) string {
+		if c, ok := canon[n]; ok {
+			return c
+		}
 		if c := p.sem.canon(n); c != "" {
 			return c
 		}
@@ -71,6 +130,9 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 	}}
 	ap.RegLess = func(a, b string) bool { return regLess(ap.RegName(a), ap.RegName(b)) }
 	if err := p.locations(); err != nil {
+		return nil, err
+	}
+	if err := p.objects(); err != nil {
 		return nil, err
 	}
 	_, keep64 := p.sem.(uncast)
@@ -136,9 +198,6 @@ func Program(t *litmus.Test, opt Options) (*axiom.Program, error) {
 		return nil, errs
 	}
 	if opt.Mixed {
-		if len(p.arrays) > 0 {
-			return nil, p.errorf(t.Pos(), "an array in a mixed-size test: not supported (each cell of an array is a location of its own)")
-		}
 		if err := p.layoutMixed(ap, init); err != nil {
 			return nil, err
 		}
@@ -202,6 +261,12 @@ func (p *program) locations() error {
 	for _, it := range t.Init {
 		if it.Proc < 0 && it.Len > 0 {
 			for i := 0; i < it.Len; i++ {
+				if i&4095 == 4095 {
+					// A large array is many locations: poll the budget.
+					if err := p.opt.Budget.Err(); err != nil {
+						return err
+					}
+				}
 				add(fmt.Sprintf("%s[%d]", it.Name, i))
 			}
 		} else if it.Proc < 0 && !strings.HasPrefix(it.Name, "%") {

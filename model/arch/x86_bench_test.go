@@ -3,13 +3,13 @@ package arch_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/cat/interp"
+	"github.com/litmus-dev/litmus/model/internal/shapes"
 )
 
 // BenchmarkX86Corpus checks every shared X86 test once per iteration,
@@ -29,30 +29,13 @@ func BenchmarkX86Corpus(b *testing.B) {
 func BenchmarkX86SBRing(b *testing.B) {
 	for _, n := range []int{2, 4, 6} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			t, err := litmus.Parse("sb.litmus", []byte(x86SBRing(n)))
+			t, err := litmus.Parse("sb.litmus", []byte(shapes.X86SBRing(n)))
 			if err != nil {
 				b.Fatal(err)
 			}
 			benchX86(b, []*litmus.Test{t})
 		})
 	}
-}
-
-func x86SBRing(n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "X86 SB-ring-%d\n{ }\n", n)
-	var head, row1, row2, cond []string
-	for i := 0; i < n; i++ {
-		head = append(head, fmt.Sprintf("P%d", i))
-		row1 = append(row1, fmt.Sprintf("MOV [x%d],$1", i))
-		row2 = append(row2, fmt.Sprintf("MOV EAX,[x%d]", (i+1)%n))
-		cond = append(cond, fmt.Sprintf("%d:EAX=0", i))
-	}
-	for _, r := range [][]string{head, row1, row2} {
-		b.WriteString(strings.Join(r, " | ") + " ;\n")
-	}
-	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
-	return b.String()
 }
 
 func benchX86(b *testing.B, tests []*litmus.Test) {

@@ -3,6 +3,7 @@ package axiom
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
@@ -31,6 +32,9 @@ type ObsLoc struct {
 func (o ObsLoc) Key() string {
 	if o.Th >= 0 {
 		return strconv.Itoa(o.Proc) + ":" + o.Name
+	}
+	if strings.HasSuffix(o.Name, "]") {
+		return o.Name // an array's cell prints as herd's x[1]
 	}
 	return "[" + o.Name + "]"
 }
@@ -112,6 +116,19 @@ func NewCondEval(p *Program) (*CondEval, error) {
 }
 
 func (c *CondEval) resolve(l *litmus.LocRef) (ObsLoc, error) {
+	if l.Index >= 0 && l.Proc < 0 {
+		// An array's cell (x[1]): a location of its own in an assembly
+		// program (model/arch names the cells so).
+		name := l.Name + "[" + strconv.Itoa(l.Index) + "]"
+		if c.p.Symbol != nil {
+			if locs, ok := c.p.Symbol(name); ok {
+				return ObsLoc{Th: -1, Proc: -1, Name: name, Loc: locs[0], Locs: locs}, nil
+			}
+		}
+		if i, ok := c.p.Index[name]; ok {
+			return ObsLoc{Th: -1, Proc: -1, Name: name, Loc: i}, nil
+		}
+	}
 	if l.Index >= 0 {
 		return ObsLoc{}, c.p.Errorf(l.Pos(), "array elements are not supported by the LKMM engine")
 	}

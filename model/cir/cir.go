@@ -30,6 +30,10 @@ const (
 	BranchZ                   // if X == 0 goto Target
 	Jump                      // goto Target (Back: a loop's back edge)
 	Label                     // Label:
+	// Spin ends the path: the thread spins forever in a loop checked as
+	// an await of its exit condition (litmus.Awaits), whose one
+	// iteration failed. Only CompileAwaits makes it.
+	Spin
 )
 
 // OpdKind is what an operand is.
@@ -100,6 +104,14 @@ type Env interface {
 	Unsupported(pos litmus.Pos, format string, args ...any) error
 }
 
+// ObjectEnv is an Env whose back end lays out the test's objects
+// (litmus.Test.Objects), so that ptr_add, compiled to an add on the
+// pointer's register, reaches the object's other cells.
+type ObjectEnv interface {
+	Env
+	Objects() bool
+}
+
 // cfront is the state of compiling one C thread.
 type cfront struct {
 	env    Env
@@ -109,6 +121,7 @@ type cfront struct {
 	nnamed int
 	ntemp  int // temporaries in use
 	loops  []*cLoop
+	awaits map[litmus.Stmt]*litmus.Await
 	err    error
 }
 
@@ -117,7 +130,14 @@ type cLoop struct{ brk, cont int }
 // Compile compiles thread pr. The error is the first one found, as env
 // makes it.
 func Compile(env Env, pr *litmus.Proc) (*Thread, error) {
-	f := &cfront{env: env, th: &Thread{Regs: map[string]int{}}, params: map[string]bool{}, locals: map[string]bool{}}
+	return CompileAwaits(env, pr, nil)
+}
+
+// CompileAwaits is Compile with the loops of awaits (litmus.Awaits)
+// compiled as one iteration whose failure ends the path (Spin), for the
+// axiomatic models; real hardware runs the loops (Compile).
+func CompileAwaits(env Env, pr *litmus.Proc, awaits map[litmus.Stmt]*litmus.Await) (*Thread, error) {
+	f := &cfront{env: env, th: &Thread{Regs: map[string]int{}}, params: map[string]bool{}, locals: map[string]bool{}, awaits: awaits}
 	for _, prm := range pr.Params {
 		f.params[prm.Name.Name] = true
 	}
@@ -238,10 +258,22 @@ func (f *cfront) stmt(s litmus.Stmt) {
 		f.stmt(s.Else)
 		f.label(end)
 	case *litmus.WhileStmt:
+		if aw := f.awaits[s]; aw != nil {
+			f.await(nil, aw)
+			return
+		}
 		f.loop(nil, s.Cond, nil, s.Body, false, s.Pos())
 	case *litmus.DoWhileStmt:
+		if aw := f.awaits[s]; aw != nil {
+			f.await(nil, aw)
+			return
+		}
 		f.loop(nil, s.Cond, nil, s.Body, true, s.Pos())
 	case *litmus.ForStmt:
+		if aw := f.awaits[s]; aw != nil {
+			f.await(s.Init, aw)
+			return
+		}
 		f.loop(s.Init, s.Cond, s.Post, s.Body, false, s.Pos())
 	case *litmus.BranchStmt:
 		if len(f.loops) == 0 {
@@ -293,6 +325,31 @@ func (f *cfront) loop(init litmus.Stmt, cond litmus.Expr, post, body litmus.Stmt
 	f.emit(Instr{Op: Jump, Target: top, Back: true, Dst: -1, Pos: pos})
 	f.label(end)
 	f.loops = f.loops[:len(f.loops)-1]
+}
+
+// await compiles a loop checked as an await: init; if its entry test
+// fails, the exit; the iteration's statements before its exit test; if the test says the iteration failed,
+// Spin; as the LKMM engine runs it (model/lkmm/await.go).
+func (f *cfront) await(init litmus.Stmt, aw *litmus.Await) {
+	if init != nil {
+		f.stmt(init)
+	}
+	exit := f.newLabel()
+	if aw.Enter != nil {
+		m := f.mark()
+		c := f.value(aw.Enter)
+		f.emit(Instr{Op: BranchZ, X: c, Target: exit, Dst: -1, Pos: aw.Enter.Pos(), Text: "while (" + litmus.ExprString(aw.Enter) + ")"})
+		f.release(m)
+	}
+	for _, s := range aw.Pre {
+		f.stmt(s)
+	}
+	m := f.mark()
+	c := f.value(aw.Cont)
+	f.emit(Instr{Op: BranchZ, X: c, Target: exit, Dst: -1, Pos: aw.Cont.Pos(), Text: "await " + litmus.ExprString(aw.Cont)})
+	f.release(m)
+	f.emit(Instr{Op: Spin, Dst: -1, Pos: aw.Loop.Pos()})
+	f.label(exit)
 }
 
 // assign compiles "LHS op RHS".
@@ -421,9 +478,64 @@ func (f *cfront) value(e litmus.Expr) Operand {
 		return slotOpd(t)
 	case *litmus.CallExpr:
 		return slotOpd(f.call(e, newTemp))
+	case *litmus.OffsetExpr:
+		// ptr_add(p, n): the address is computed from p's register by
+		// an add, so an access through it depends on the read p came
+		// from (a real address dependency). Only a back end whose
+		// test declares the objects can give it a meaning.
+		if oe, ok := f.env.(ObjectEnv); !ok || !oe.Objects() {
+			f.fail(f.env.Unsupported(e.Pos(), "%s (an address computed at run time within an object) for this back end", litmus.ExprString(e)))
+			return constOpd(0)
+		}
+		m := f.mark()
+		x := f.value(e.Ptr)
+		y := f.offset(e.Off)
+		f.release(m)
+		if y.isConst(0) {
+			return x
+		}
+		t := f.temp()
+		f.emit(Instr{Op: Binary, Dst: t, ALU: "+", X: x, Y: y, Pos: e.Pos()})
+		return slotOpd(t)
 	}
 	f.fail(f.env.Unsupported(e.Pos(), "expression %s", litmus.ExprString(e)))
 	return constOpd(0)
+}
+
+// offset compiles the byte offset of a ptr_add. An index scaled by a
+// power of two (an element size) is shifted rather than multiplied, as a
+// compiler does, so that RV64I, which has no mul, compiles it too.
+func (f *cfront) offset(e litmus.Expr) Operand {
+	b, ok := litmus.Unparen(e).(*litmus.BinaryExpr)
+	if ok && (b.Op == "+" || b.Op == "-") {
+		m := f.mark()
+		x := f.offset(b.X)
+		y := f.offset(b.Y)
+		f.release(m)
+		t := f.temp()
+		f.emit(Instr{Op: Binary, Dst: t, ALU: b.Op, X: x, Y: y, Pos: b.OpPos})
+		return slotOpd(t)
+	}
+	if !ok || b.Op != "*" {
+		return f.value(e)
+	}
+	k, ok := litmus.Unparen(b.Y).(*litmus.IntLit)
+	if !ok || k.Value <= 0 || k.Value&(k.Value-1) != 0 {
+		return f.value(e)
+	}
+	sh := int64(0)
+	for v := k.Value; v > 1; v >>= 1 {
+		sh++
+	}
+	m := f.mark()
+	x := f.value(b.X)
+	f.release(m)
+	if sh == 0 {
+		return x
+	}
+	t := f.temp()
+	f.emit(Instr{Op: Binary, Dst: t, ALU: "<<", X: x, Y: constOpd(sh), Pos: b.OpPos})
+	return slotOpd(t)
 }
 
 // lvalAddr compiles an ArgLval argument (*p, or a shared location's name)

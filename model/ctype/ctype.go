@@ -66,3 +66,46 @@ func Wide(t string) bool {
 	s, ok := litmus.LookupCScalar(strings.Join(strings.Fields(t), " "))
 	return ok && s.Arith && s.Size == 8
 }
+
+// Locations returns the kinds of t's shared locations whose C type is
+// narrower than 64 bits, by name: the type the init section declares
+// ("short w;", "unsigned int u = 3;") or, for a location the init section
+// leaves untyped, the type its processes' parameters point to ("int *x"),
+// when they all agree. A store to such a location keeps the type's low
+// bits, as the kernel's compilers store it (a 32-bit str, a halfword);
+// an array's elements are named "a[i]" by the engines and keep the
+// array's kind under its base name.
+func Locations(t *litmus.Test) map[string]Kind {
+	out := map[string]Kind{}
+	declared := map[string]bool{}
+	for _, it := range t.Init {
+		if it.Proc >= 0 || it.Type == "" {
+			continue
+		}
+		declared[it.Name] = true
+		if k := Of(it.Type); k.Narrow() {
+			out[it.Name] = k
+		}
+	}
+	params := map[string]Kind{}
+	mixed := map[string]bool{}
+	for _, p := range t.Procs {
+		for _, prm := range p.Params {
+			name, typ := prm.Name.Name, strings.TrimSpace(prm.Type)
+			if declared[name] || !strings.HasSuffix(typ, "*") {
+				continue
+			}
+			k := Of(strings.TrimSuffix(typ, "*"))
+			if old, ok := params[name]; ok && old != k {
+				mixed[name] = true
+			}
+			params[name] = k
+		}
+	}
+	for name, k := range params {
+		if k.Narrow() && !mixed[name] {
+			out[name] = k
+		}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/litmus-dev/litmus/litmus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -41,4 +42,12 @@ func TestWide(t *testing.T) {
 	} {
 		require.Equal(t, want, Wide(typ), "Wide(%q)", typ)
 	}
+}
+
+func TestLocations(t *testing.T) {
+	test, err := litmus.Parse("l.litmus", []byte("C l\n{ short w; long v; }\nP0(int *x, long *y, short *w, int **p, char *c, long *v)\n{\n\tWRITE_ONCE(*x, 1);\n}\nP1(int *c, int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nexists (x=1)\n"))
+	require.NoError(t, err)
+	// x is an int wherever it is named; w is the init section's short; c
+	// is a char in P0 and an int in P1, so not narrowed; y, v, p are 64-bit.
+	require.Equal(t, map[string]Kind{"x": {32, true}, "w": {16, true}}, Locations(test))
 }

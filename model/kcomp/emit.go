@@ -80,6 +80,10 @@ func (e cEnv) Location(name string) (int, int, bool) {
 
 func (e cEnv) Primitive(name string) (*litmus.Primitive, bool) { return e.c.t.Primitive(name) }
 
+// Objects reports that the compiled test declares the C test's objects
+// (finish writes them), for ptr_add.
+func (e cEnv) Objects() bool { return true }
+
 func (e cEnv) Errorf(pos litmus.Pos, format string, args ...any) error {
 	return e.c.errorf(pos, format, args...)
 }
@@ -111,7 +115,7 @@ type emitter struct {
 
 // thread compiles thread pr.
 func (c *compiler) thread(pr *litmus.Proc) (*thread, error) {
-	ct, err := cir.Compile(cEnv{c}, pr)
+	ct, err := cir.CompileAwaits(cEnv{c}, pr, c.awaits)
 	if err != nil {
 		return nil, err
 	}
@@ -333,6 +337,11 @@ func (e *emitter) instr(in cir.Instr) {
 		e.pending = append(e.pending, e.label(in.Label))
 	case cir.Jump:
 		e.emit(be.jump(e.label(in.Target)))
+	case cir.Spin:
+		// The await's iteration failed: the thread spins forever, and
+		// the path ends as a retry's does (see the package comment).
+		e.emit(be.jump(e.named("RETRY")))
+		e.th.retry = true
 	case cir.BranchZ:
 		switch in.X.Kind {
 		case cir.Const:

@@ -70,6 +70,11 @@ type Options struct {
 	// (see the package comment). The architecture's loop unrolling
 	// bound then applies to them.
 	RetryLoops bool
+	// Unroll compiles every loop of the C test as a loop, under the
+	// architecture's unrolling bound; without it a loop that
+	// litmus.Awaits admits is one iteration whose failure ends the
+	// path like a retry's (the spin-loop reduction).
+	Unroll bool
 	// Budget, when not nil, bounds the compilation's time and memory
 	// as the search's (a limit hit is its *limit.Exceeded): a test may
 	// be megabytes of code.
@@ -85,6 +90,9 @@ type Compiled struct {
 	Text []byte
 	// C is the test it was compiled from.
 	C *litmus.Test
+
+	// Loops says how each loop of C was compiled (litmus.LoopNote.Text).
+	Loops []string
 
 	cnames  map[string]string // "0:X5" -> "0:r0"
 	origins map[lineKey]Origin
@@ -177,10 +185,26 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 		return nil, fmt.Errorf("no code generator for %s", tg.Dialect)
 	}
 	c := &compiler{t: t, tg: tg, opt: opt, be: be, index: map[string]int{}}
+	// RCU's grace periods as the toy implementation's locks (rcu.go).
+	rt, err := c.rcuToy(t)
+	if err != nil {
+		return nil, err
+	}
+	c.t = rt
+	awaits, notes := litmus.Awaits(c.t)
+	if !opt.Unroll {
+		c.awaits = awaits
+	}
+	for _, n := range notes {
+		if opt.Unroll && n.Await {
+			n.Await, n.Why = false, "the await reduction is off"
+		}
+		c.loops = append(c.loops, n.Text())
+	}
 	if err := c.declare(); err != nil {
 		return nil, err
 	}
-	for _, pr := range t.Procs {
+	for _, pr := range c.t.Procs {
 		th, err := c.thread(pr)
 		if err != nil {
 			return nil, err
@@ -190,18 +214,26 @@ func Compile(t *litmus.Test, tg Target, opt Options) (*Compiled, error) {
 			return nil, err
 		}
 	}
-	return c.finish()
+	out, err := c.finish()
+	if out != nil {
+		out.C = t // the test as written, not its toy-RCU form
+	}
+	return out, err
 }
 
 // compiler is the state of one compilation.
 type compiler struct {
-	t     *litmus.Test
-	tg    Target
-	opt   Options
-	be    backend
-	vars  []string       // shared variables, in order of declaration
-	index map[string]int // variable -> index in vars
-	init  map[string]string
+	t   *litmus.Test
+	tg  Target
+	opt Options
+	// awaits are the loops compiled as awaits; loops the notes on
+	// every loop (Compiled.Loops).
+	awaits map[litmus.Stmt]*litmus.Await
+	loops  []string
+	be     backend
+	vars   []string       // shared variables, in order of declaration
+	index  map[string]int // variable -> index in vars
+	init   map[string]string
 	// wide are the shared variables of 64-bit C types (model/ctype).
 	wide map[string]bool
 	// threads are the compiled threads, in the order of t.Procs.
@@ -263,7 +295,9 @@ func (c *compiler) declare() error {
 	for _, it := range t.Init {
 		switch v := it.Value.(type) {
 		case *litmus.Ident:
-			c.addVar(v.Name)
+			if v.Name != "NULL" { // int *p = NULL is 0, as in the other engines
+				c.addVar(v.Name)
+			}
 		case *litmus.UnaryExpr:
 			if id, ok := v.X.(*litmus.Ident); ok && v.Op == "&" {
 				c.addVar(id.Name)
@@ -329,6 +363,9 @@ func (c *compiler) initValue(e litmus.Expr) (string, error) {
 	case *litmus.IntLit:
 		return fmt.Sprint(e.Value), nil
 	case *litmus.Ident:
+		if e.Name == "NULL" {
+			return "0", nil
+		}
 		if _, ok := c.index[e.Name]; ok {
 			return e.Name, nil
 		}

@@ -16,7 +16,7 @@ import (
 // registers renamed to the registers they were given.
 func (c *compiler) finish() (*Compiled, error) {
 	t := c.t
-	out := &Compiled{Target: c.tg, C: t, cnames: map[string]string{}, origins: map[lineKey]Origin{}}
+	out := &Compiled{Target: c.tg, C: t, Loops: c.loops, cnames: map[string]string{}, origins: map[lineKey]Origin{}}
 	byID := map[int]*thread{}
 	for _, th := range c.threads {
 		byID[th.id] = th
@@ -69,6 +69,9 @@ func (c *compiler) finish() (*Compiled, error) {
 	if !c.opt.RetryLoops {
 		fmt.Fprintf(&b, "; a retry of a kernel sequence sets the thread's %s and ends its path, and the filter drops those paths", c.be.flag())
 	}
+	if len(c.awaits) > 0 {
+		b.WriteString("; a loop checked as an await of its exit condition is one iteration, whose failure (the thread spinning forever) ends the path in the same way")
+	}
 	b.WriteString(" *)\n{\n")
 	for _, v := range c.vars {
 		init := c.init[v]
@@ -81,6 +84,15 @@ func (c *compiler) finish() (*Compiled, error) {
 			b.WriteString("int64_t ")
 		}
 		fmt.Fprintf(&b, "%s=%s;\n", v, init)
+	}
+	for _, o := range t.Objects {
+		// The C test's objects, for its ptr_adds: arch.Program resolves
+		// an address moved within an object to the cell there.
+		fmt.Fprintf(&b, "object %s {", o.Name)
+		for _, cl := range o.Cells {
+			fmt.Fprintf(&b, " %d: %s;", cl.Off, cl.Loc)
+		}
+		b.WriteString(" };\n")
 	}
 	for _, th := range c.threads {
 		var items []string

@@ -73,10 +73,7 @@ func arm64Rows(lse bool) []Row {
 
 	load := "ldr {ret}, [{addr}]"
 	store := "str {v}, [{addr}]"
-	rows.addAll(onceLoads, load, armRwonce, "")
-	rows.add(PlainLoad, load, "C: a plain access compiles to one LDR", "")
-	rows.add(PlainStore, store, "C: a plain access compiles to one STR", "")
-	rows.addAll(onceStores, store, "include/asm-generic/rwonce.h (v6.x): __WRITE_ONCE, a volatile access", "")
+	rows.addAccesses(load, store, armRwonce, "C: a plain access compiles to one LDR", "C: a plain access compiles to one STR", "include/asm-generic/rwonce.h (v6.x): __WRITE_ONCE, a volatile access")
 	rows.addAll(acquireLoads, "ldar {ret}, [{addr}]", armBarrier+": __smp_load_acquire, LDAR", "")
 	rows.addAll(releaseStores, "stlr {v}, [{addr}]", armBarrier+": __smp_store_release, STLR", "")
 	rows.add(NullAssign, store, rcupdate+": rcu_assign_pointer with a constant NULL is WRITE_ONCE", "")
@@ -87,10 +84,7 @@ func arm64Rows(lse bool) []Row {
 	rows.addAll(atomicBarriers, "dmb ish", "include/asm-generic/barrier.h (v6.x): __smp_mb__{before,after}_atomic default to __smp_mb, arm64 does not override them", "")
 	rows.add("smp_mb__after_spinlock", "dmb ish", "arch/arm64/include/asm/spinlock.h (v6.x): smp_mb__after_spinlock is smp_mb()", "")
 	rows.add("smp_mb__after_unlock_lock", "", "kernel/rcu/rcu.h (v6.x): smp_mb() only with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE (powerpc)", "")
-	rows.add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
-	rows.add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
-	rows.add("smp_read_barrier_depends", "", "removed in v5.9; was empty on arm64", "")
-	rows.addAll(rcuReadSide, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
+	rows.addEmpty("arm64", true)
 	rows.add("cpu_relax", "yield", "arch/arm64/include/asm/vdso/processor.h (v6.x): cpu_relax is YIELD", "")
 
 	for _, pre := range []string{"", "atomic_", "atomic_long_"} {

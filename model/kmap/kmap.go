@@ -135,6 +135,32 @@ func (l *rowList) addAll(prims []string, code, src, note string) {
 	}
 }
 
+// addAccesses appends the rows of the once and the plain accesses, in
+// the order every architecture's file lists them: READ_ONCE and its
+// family (onceLoad, the source), the plain load and store (plainLoad and
+// plainStore say what they compile to), WRITE_ONCE and its family
+// (onceStore).
+func (l *rowList) addAccesses(load, store, onceLoad, plainLoad, plainStore, onceStore string) {
+	l.addAll(onceLoads, load, onceLoad, "")
+	l.add(PlainLoad, load, plainLoad, "")
+	l.add(PlainStore, store, plainStore, "")
+	l.addAll(onceStores, store, onceStore, "")
+}
+
+// addEmpty appends the rows that compile to nothing on every
+// architecture (arch names it in the source of smp_read_barrier_depends):
+// smp_mb__after_srcu_read_unlock, barrier (unless the file has listed it
+// with its other compiler barriers), smp_read_barrier_depends and RCU's
+// read side.
+func (l *rowList) addEmpty(arch string, barrier bool) {
+	l.add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
+	if barrier {
+		l.add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
+	}
+	l.add("smp_read_barrier_depends", "", "removed in v5.9; was empty on "+arch, "")
+	l.addAll(rcuReadSide, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
+}
+
 // The families of primitives that every architecture's file maps alike,
 // one row each with the same code.
 var (

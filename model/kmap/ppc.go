@@ -80,10 +80,8 @@ func init() {
 	var rows rowList
 	load := "lwz {ret}, 0({addr})"
 	store := "stw {v}, 0({addr})"
-	rows.addAll(onceLoads, load, rwonce+": __READ_ONCE, a volatile access; "+ppcAtomic+": arch_atomic_read is lwz", "")
-	rows.add(PlainLoad, load, "C: a plain access compiles to one load", "")
-	rows.add(PlainStore, store, "C: a plain access compiles to one store", "")
-	rows.addAll(onceStores, store, rwonce+": __WRITE_ONCE, a volatile access; "+ppcAtomic+": arch_atomic_set is stw", "")
+	rows.addAccesses(load, store, rwonce+": __READ_ONCE, a volatile access; "+ppcAtomic+": arch_atomic_read is lwz",
+		"C: a plain access compiles to one load", "C: a plain access compiles to one store", rwonce+": __WRITE_ONCE, a volatile access; "+ppcAtomic+": arch_atomic_set is stw")
 	rows.addAll(acquireLoads, "lwz r31, 0({addr}); lwsync; mr {ret}, r31", ppcBarrier+": __smp_load_acquire is READ_ONCE then __smp_lwsync()", "")
 	rows.addAll(releaseStores, "lwsync; "+store, ppcBarrier+": __smp_store_release is __smp_lwsync() then WRITE_ONCE", "")
 	rows.add(NullAssign, store, rcupdate+": rcu_assign_pointer with a constant NULL is WRITE_ONCE", "")
@@ -94,10 +92,7 @@ func init() {
 	rows.addAll(atomicBarriers, "sync", "include/asm-generic/barrier.h (v6): __smp_mb__{before,after}_atomic default to __smp_mb; powerpc does not override them", "")
 	rows.add("smp_mb__after_spinlock", "sync", ppcSpin+": smp_mb__after_spinlock is smp_mb()", "")
 	rows.add("smp_mb__after_unlock_lock", "sync", "kernel/rcu/rcu.h (v6.x): smp_mb() with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE, which powerpc selects", "")
-	rows.add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
-	rows.add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
-	rows.add("smp_read_barrier_depends", "", "removed in v5.9; was empty on powerpc", "")
-	rows.addAll(rcuReadSide, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
+	rows.addEmpty("powerpc", true)
 	rows.add("cpu_relax", "or 1, 1, 1; or 2, 2, 2", ppcCPURelax, "priority hints: no memory access, no ordering")
 
 	// Exchange and compare-and-exchange (cmpxchg.h).

@@ -59,10 +59,8 @@ func init() {
 	var rows rowList
 	load := "ld {ret}, 0({addr})"
 	store := "sd {v}, 0({addr})"
-	rows.addAll(onceLoads, load, rwonce+": __READ_ONCE, a volatile access", "")
-	rows.add(PlainLoad, load, "C: a plain access compiles to one load", "")
-	rows.add(PlainStore, store, "C: a plain access compiles to one store", "")
-	rows.addAll(onceStores, store, rwonce+": __WRITE_ONCE, a volatile access", "")
+	rows.addAccesses(load, store, rwonce+": __READ_ONCE, a volatile access",
+		"C: a plain access compiles to one load", "C: a plain access compiles to one store", rwonce+": __WRITE_ONCE, a volatile access")
 	rows.addAll(acquireLoads, "ld x31, 0({addr}); fence r, rw; mv {ret}, x31", rvBarrier+": __smp_load_acquire is READ_ONCE then RISCV_FENCE(r, rw)", "")
 	rows.addAll(releaseStores, "fence rw, w; "+store, rvBarrier+": __smp_store_release is RISCV_FENCE(rw, w) then WRITE_ONCE", "")
 	rows.add(NullAssign, store, rcupdate+": rcu_assign_pointer with a constant NULL is WRITE_ONCE", "")
@@ -73,10 +71,7 @@ func init() {
 	rows.addAll(atomicBarriers, "fence rw, rw", "include/asm-generic/barrier.h (v6): __smp_mb__{before,after}_atomic default to __smp_mb; riscv does not override them", "")
 	rows.add("smp_mb__after_spinlock", "fence iorw, iorw", rvBarrier+": smp_mb__after_spinlock is RISCV_FENCE(iorw, iorw)", "orders memory as fence rw,rw does")
 	rows.add("smp_mb__after_unlock_lock", "", "kernel/rcu/rcu.h (v6.x): smp_mb() only with CONFIG_ARCH_WEAK_RELEASE_ACQUIRE (powerpc)", "")
-	rows.add("smp_mb__after_srcu_read_unlock", "", srcuH+": empty, __srcu_read_unlock has its own smp_mb()", "")
-	rows.add("barrier", "", "include/linux/compiler.h (v6.x): a compiler barrier", "")
-	rows.add("smp_read_barrier_depends", "", "removed in v5.9; was empty on riscv", "")
-	rows.addAll(rcuReadSide, "", rcupdate+": preempt_disable()/preempt_enable(), compiler barriers in a non-preemptible kernel", "RCU's guarantees come from grace periods; a test without synchronize_rcu has none")
+	rows.addEmpty("riscv", true)
 	rows.add("cpu_relax", "pause", rvCpuRelax, "a hint: no memory access, no ordering")
 
 	// Exchange and compare-and-exchange (cmpxchg.h). The fully ordered

@@ -9,6 +9,7 @@ package lkmm
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -35,6 +36,10 @@ type Options struct {
 	// it again is dropped, as herd's -unroll does. Zero means 2, herd's
 	// default.
 	LoopBound int
+	// Unroll turns the spin-loop reduction off: every loop is unrolled,
+	// none is checked as an await of its exit condition (the plain
+	// search of the differential tests; litmus.Awaits).
+	Unroll bool
 	// MaxCandidates stops the search with Unknown after this many
 	// candidate executions. Zero means no limit.
 	MaxCandidates int
@@ -119,8 +124,15 @@ type Result struct {
 	Witness, WhyGraph *report.Graph
 	// Cut reports whether the loop bound dropped some path.
 	Cut bool
+	// Loops says how each loop of the test was checked: as an await of
+	// its exit condition, or unrolled and why (litmus.LoopNote.Text).
+	Loops []string
 	// Candidates is the number of candidate executions examined.
 	Candidates int
+	// Faults are the accesses through NULL or a wild pointer that some
+	// allowed execution makes, in a test with objects (fault.go), each
+	// with its place; the flag "bad-address" is then among Flags.
+	Faults []string
 }
 
 // Check runs the LKMM on a parsed C litmus test.
@@ -138,5 +150,20 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if opt.LoopBound <= 0 {
 		opt.LoopBound = 2
 	}
-	return p.check(b, opt)
+	p.setAwaits(opt.Unroll)
+	r, err := p.check(b, opt)
+	if r != nil {
+		r.Loops = p.loopNotes()
+	}
+	if err != nil || !p.sawFault {
+		return r, err
+	}
+	if r.Faults, err = faults(b, t, opt); err != nil {
+		return nil, err
+	}
+	if len(r.Faults) > 0 {
+		r.Flags = append(r.Flags, "bad-address")
+		sort.Strings(r.Flags)
+	}
+	return r, nil
 }

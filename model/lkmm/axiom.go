@@ -67,10 +67,15 @@ func bitIndex(t tag) int {
 // interpreter. As in herd, lock events (LKR, LKW, UL, LF, RL, RU) are not
 // in the base R and W sets: lock.cat adds them, with their own rf and co.
 func Program(t *litmus.Test, loopBound int) (*axiom.Program, error) {
+	return cProgram(t, loopBound, false)
+}
+
+func cProgram(t *litmus.Test, loopBound int, unroll bool) (*axiom.Program, error) {
 	p, err := newProgram(t)
 	if err != nil {
 		return nil, err
 	}
+	p.setAwaits(unroll)
 	if loopBound <= 0 {
 		loopBound = 2
 	}
@@ -80,7 +85,25 @@ func Program(t *litmus.Test, loopBound int) (*axiom.Program, error) {
 // ProgramLimited is Program whose threads' walks, and whatever runs over
 // the program, poll budget b (axiom.Program.Budget).
 func ProgramLimited(t *litmus.Test, loopBound int, b *limit.Budget) (*axiom.Program, error) {
-	p, err := Program(t, loopBound)
+	return programLimited(t, loopBound, b, false)
+}
+
+// ProgramUnrolled is ProgramLimited with the spin-loop reduction off:
+// every loop is unrolled (lkmm.Options.Unroll).
+func ProgramUnrolled(t *litmus.Test, loopBound int, b *limit.Budget) (*axiom.Program, error) {
+	return programLimited(t, loopBound, b, true)
+}
+
+// LoopNotes says how each loop of C test t is checked by Program and
+// ProgramLimited (unroll false) or ProgramUnrolled (unroll true).
+func LoopNotes(t *litmus.Test, unroll bool) []string {
+	p := &program{test: t}
+	p.setAwaits(unroll)
+	return p.loopNotes()
+}
+
+func programLimited(t *litmus.Test, loopBound int, b *limit.Budget, unroll bool) (*axiom.Program, error) {
+	p, err := cProgram(t, loopBound, unroll)
 	if err != nil {
 		return nil, err
 	}

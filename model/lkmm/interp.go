@@ -63,6 +63,8 @@ type interp struct {
 	dead bool  // a read had no possible value
 	cut  bool  // a loop ran past the bound
 	err  error // the code is not supported
+	// halted: the path ends at a fault it keeps (fault.go).
+	halted bool
 
 	// partial: the walk is for the value domains, and reads may return
 	// top.
@@ -150,7 +152,7 @@ func (in *interp) run() {
 		in.regs[k] = &regVal{v: v}
 	}
 	in.ctrl = nil
-	in.dead, in.cut = false, false
+	in.dead, in.cut, in.halted = false, false, false
 	in.need, in.fixed = nil, nil
 	in.nvar, in.varMax = 0, nil
 	in.counted, in.conv = nil, nil
@@ -170,7 +172,7 @@ func (in *interp) choose(n int) int {
 	return in.odo.Choose(n)
 }
 
-func (in *interp) stopped() bool { return in.dead || in.cut || in.err != nil }
+func (in *interp) stopped() bool { return in.dead || in.cut || in.halted || in.err != nil }
 
 func (in *interp) fail(pos litmus.Pos, format string, args ...any) {
 	if in.err == nil {
@@ -182,6 +184,7 @@ func (in *interp) fail(pos litmus.Pos, format string, args ...any) {
 func (in *interp) emit(e event) int {
 	e.thread = in.th.id
 	e.ctrl = in.ctrl
+	in.p.narrowWrite(&e)
 	if len(in.events)&4095 == 4095 && in.err == nil {
 		// A long path: check the budget on the way.
 		in.err = in.b.Err()
@@ -262,10 +265,19 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		in.ctrl = saved
 		return f
 	case *litmus.WhileStmt:
+		if aw := in.p.awaits.of(s); aw != nil {
+			return in.await(nil, aw)
+		}
 		return in.loop(nil, s.Cond, nil, s.Body, false)
 	case *litmus.DoWhileStmt:
+		if aw := in.p.awaits.of(s); aw != nil {
+			return in.await(nil, aw)
+		}
 		return in.loop(nil, s.Cond, nil, s.Body, true)
 	case *litmus.ForStmt:
+		if aw := in.p.awaits.of(s); aw != nil {
+			return in.await(s.Init, aw)
+		}
 		return in.loop(s.Init, s.Cond, s.Post, s.Body, false)
 	case *litmus.BranchStmt:
 		if s.Tok == "break" {
@@ -404,11 +416,12 @@ func (in *interp) pointer(e litmus.Expr) (int, taint, bool) {
 		return 0, nil, false
 	}
 	in.needs(t, in.nd) // herd's location of the access is this value
-	if !v.IsAddr() {
+	if !v.IsAddr() || v.N != 0 {
 		// herd's executions where a pointer holds an integer (or top,
 		// in the walk for the domains) fault; the
-		// path is infeasible rather than an error.
-		in.dead = true
+		// path is infeasible rather than an error. In a test with
+		// objects the fault is a finding (fault.go).
+		in.noteFault(e, v)
 		return 0, nil, false
 	}
 	return v.Loc(), t, true
@@ -676,6 +689,20 @@ func (in *interp) expr1(e litmus.Expr) (Val, taint, vflow) {
 	case *litmus.CallExpr:
 		v, t := in.call(e)
 		return v, t, in.nd
+	case *litmus.OffsetExpr:
+		// ptr_add(x, n): the location n bytes past x in x's object;
+		// the address depends on the reads both come from, so an
+		// access through it has an address dependency on them.
+		x, tx, fx := in.expr1(e.Ptr)
+		n, tn, fn := in.expr1(e.Off)
+		if in.stopped() {
+			return Val{}, nil, 0
+		}
+		f := in.opFlow("+", x, tx, fx, n, tn, fn)
+		if isTop(x) || isTop(n) {
+			return top, tx.Merge(tn), f
+		}
+		return in.p.offset(x, n), tx.Merge(tn), f
 	}
 	in.fail(e.Pos(), "unsupported expression")
 	return Val{}, nil, 0

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 )
 
 // maxThreads is the most threads a test may have.
@@ -20,6 +21,80 @@ type program struct {
 	init    []Val          // initial value of each location
 	threads []*thread
 	iw      []event // the initial write of each location, built once
+	// cells places the locations of the test's objects (litmus.Object,
+	// ptr_add): each one's object and offset, and back.
+	cells map[int]objCell
+	at    map[objCell]int
+	// sawFault reports that a path of check faulted; faultEnds makes
+	// faulting paths end rather than die, for the second check, which
+	// numbers the sites in faultSites (fault.go).
+	sawFault   bool
+	faultEnds  bool
+	faultSites []faultSite
+	// conv narrows a value written to a location to its C type
+	// (model/ctype.Locations); nil when no location is narrower than 64
+	// bits.
+	conv   []ctype.Kind
+	awaits awaits // the loops checked as awaits (await.go)
+}
+
+// narrowWrite converts the integer value of write e to its location's C
+// type, as the kernel's compilers store it (an int keeps 32 bits); a
+// value the conversion changes is computed, no longer a copy of a read.
+func (p *program) narrowWrite(e *event) {
+	if p.conv == nil || e.kind != evW || e.loc < 0 || e.val.Sym != 0 {
+		return
+	}
+	if n := p.conv[e.loc].Convert(e.val.N); n != e.val.N {
+		e.val.N = n
+		if e.vf != 0 {
+			e.vf = vfOp
+		}
+	}
+}
+
+type objCell struct{ obj, off int64 }
+
+// offset is ptr_add(a, n): the address of the location n bytes past a
+// in a's object (a location in no object is one of its own). An address
+// that leaves the object, or lands between its cells, is a's address
+// plus n: a value, but no location's, so an access there faults
+// (interp.pointer). n must be an integer; a is an address or not.
+func (p *program) offset(a, n Val) Val {
+	if n.IsAddr() || n.IsSymbolic() || a.IsSymbolic() {
+		return Val{Sym: a.Sym, N: a.N + 1<<40} // arithmetic on two addresses: no location
+	}
+	if n.N == 0 {
+		return a
+	}
+	if !a.IsAddr() || a.N != 0 {
+		return Val{Sym: a.Sym, N: a.N + n.N}
+	}
+	if c, ok := p.cells[a.Loc()]; ok {
+		if l, ok := p.at[objCell{c.obj, c.off + n.N}]; ok {
+			return addrVal(l)
+		}
+	}
+	return Val{Sym: a.Sym, N: n.N}
+}
+
+// objects fills the object table from t.Objects.
+func (p *program) objects(t *litmus.Test) error {
+	p.cells, p.at = map[int]objCell{}, map[objCell]int{}
+	for i, o := range t.Objects {
+		for _, c := range o.Cells {
+			l, ok := p.index[c.Loc]
+			if !ok {
+				return p.errorf(o.Pos(), "object %s: %s is not a location of the init block", o.Name, c.Loc)
+			}
+			if _, dup := p.cells[l]; dup {
+				return p.errorf(o.Pos(), "object %s: %s is a cell of two objects", o.Name, c.Loc)
+			}
+			p.cells[l] = objCell{int64(i), int64(c.Off)}
+			p.at[objCell{int64(i), int64(c.Off)}] = l
+		}
+	}
+	return nil
 }
 
 // thread is one process of the test.
@@ -119,6 +194,20 @@ func newProgram(t *litmus.Test) (*program, error) {
 	sort.Strings(p.names)
 	for i, n := range p.names {
 		p.index[n] = i
+	}
+	if err := p.objects(t); err != nil {
+		return nil, err
+	}
+	if t.Arch == litmus.ArchC {
+		if kinds := ctype.Locations(t); len(kinds) > 0 {
+			p.conv = make([]ctype.Kind, len(p.names))
+			for i, n := range p.names {
+				if j := strings.IndexByte(n, '['); j > 0 {
+					n = n[:j]
+				}
+				p.conv[i] = kinds[n]
+			}
+		}
 	}
 	p.init = make([]Val, len(p.names))
 	regInit := map[int]map[string]Val{}

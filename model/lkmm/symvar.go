@@ -231,6 +231,12 @@ func (in *interp) countStmt1(s litmus.Stmt) int32 {
 		return n
 	case *litmus.IfStmt:
 		return in.countExpr(s.Cond) + b2i(in.condAllocs(s.Cond)) + in.countStmt(s.Then) + in.countStmt(s.Else)
+	case *litmus.WhileStmt, *litmus.DoWhileStmt, *litmus.ForStmt:
+		if aw := in.p.awaits.of(s); aw != nil {
+			return in.countAwait(s, aw)
+		}
+	}
+	switch s := s.(type) {
 	case *litmus.WhileStmt:
 		return in.countLoop(s.Cond, s.Body, nil, 0)
 	case *litmus.DoWhileStmt:

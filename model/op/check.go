@@ -68,8 +68,13 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) 
 		so.maxStates = report.DefaultMaxStates
 	}
 	so.budget = budget
-	if ok, _ := porPossible(p); ok && !opt.Plain && len(pr.invs) == 0 {
-		so.reduced = true
+	ok, unreduced := porPossible(p)
+	if ok && len(pr.invs) > 0 {
+		ok, unreduced = false, unreducedInvariants
+	}
+	so.reduced = ok && !opt.Plain
+	if opt.Plain {
+		unreduced = ""
 	}
 	sr, err := mc.explore(so)
 	if err != nil {
@@ -79,6 +84,7 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) 
 	if so.reduced {
 		res.Stats.Engine = "reduced"
 	}
+	res.Stats.Unreduced = unreduced
 
 	scratch := mc.blank()
 	outs, stuckIDs, droppedIDs := mc.outcomes(sr, obs, pr, scratch)
@@ -109,6 +115,13 @@ func check1(ctx context.Context, t *litmus.Test, m Machine, opt report.Options) 
 	res.InvariantsChecked = true
 	res.Dropped = mc.droppedReport(sr, droppedIDs)
 	res.Stats.Dropped = int64(len(droppedIDs))
+	res.FaultsChecked = t.Code != nil || len(t.Objects) > 0
+	if len(res.Dropped) > 0 && res.FaultsChecked {
+		// In a test with objects an access through NULL or a wild
+		// pointer is a finding (report.Result.Faults), with its trace.
+		res.Faults = res.Dropped
+		res.Flags = append(res.Flags, "bad-address")
+	}
 	res.Stats.Elapsed = time.Since(start)
 	return res, nil
 }

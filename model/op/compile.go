@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 )
 
 // compiler holds what compiling one test needs: the program being built
@@ -14,6 +15,33 @@ type compiler struct {
 	t    *litmus.Test
 	p    *program
 	errs litmus.ErrorList
+	objs *objTable // built by objects, on the first ptr_add
+}
+
+// objects returns the table of the test's objects (litmus.Object), which
+// ptr_add reads; a cell naming no location is an error at the object.
+func (c *compiler) objects() *objTable {
+	if c.objs != nil {
+		return c.objs
+	}
+	c.objs = &objTable{p: c.p, cell: map[val]objCell{}, at: map[objCell]val{}}
+	for i, o := range c.t.Objects {
+		for _, cl := range o.Cells {
+			l, ok := c.p.byName[cl.Loc]
+			if !ok {
+				c.errorf(o.Pos(), "object %s: %s is not a location of the init block", o.Name, cl.Loc)
+				continue
+			}
+			a := c.p.locs[l].addr
+			if prev, dup := c.objs.cell[a]; dup {
+				c.errorf(o.Pos(), "object %s: %s is already a cell of object %s", o.Name, cl.Loc, c.t.Objects[prev.obj].Name)
+				continue
+			}
+			c.objs.cell[a] = objCell{i, val(cl.Off)}
+			c.objs.at[objCell{i, val(cl.Off)}] = a
+		}
+	}
+	return c.objs
 }
 
 func (c *compiler) errorf(pos litmus.Pos, format string, args ...any) {
@@ -46,6 +74,12 @@ func compile(t *litmus.Test) (*program, error) {
 	}
 	if err := c.errs.Err(); err != nil {
 		return nil, err
+	}
+	if t.Arch == litmus.ArchC {
+		kinds := ctype.Locations(t)
+		for i := range c.p.locs {
+			c.p.locs[i].conv = kinds[c.p.locs[i].base]
+		}
 	}
 	for _, th := range c.p.threads {
 		for pc := range th.code {
@@ -119,7 +153,9 @@ func (c *compiler) declareLocations() {
 	for _, it := range c.t.Init {
 		switch v := it.Value.(type) {
 		case *litmus.Ident:
-			c.addLoc(v.Name, v.Name, -1, 8)
+			if v.Name != "NULL" { // int *p = NULL is 0, as in the LKMM
+				c.addLoc(v.Name, v.Name, -1, 8)
+			}
 		case *litmus.UnaryExpr:
 			if id, ok := v.X.(*litmus.Ident); ok && v.Op == "&" {
 				c.addLoc(id.Name, id.Name, -1, 8)
@@ -230,6 +266,9 @@ func (c *compiler) initValue(e litmus.Expr) (val, bool) {
 	case *litmus.Ident:
 		if i, ok := c.p.byName[e.Name]; ok {
 			return c.p.locs[i].addr, true
+		}
+		if e.Name == "NULL" {
+			return 0, true
 		}
 	case *litmus.UnaryExpr:
 		switch e.Op {

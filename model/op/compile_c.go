@@ -253,6 +253,8 @@ func (cp *cproc) value(e litmus.Expr) *expr {
 		return &expr{kind: exBinary, op: e.Op, x: cp.value(e.X), y: cp.value(e.Y), pos: e.Pos()}
 	case *litmus.CondExpr:
 		return &expr{kind: exCond, x: cp.value(e.Cond), y: cp.value(e.X), z: cp.value(e.Y), pos: e.Pos()}
+	case *litmus.OffsetExpr:
+		return &expr{kind: exOffset, x: cp.value(e.Ptr), y: cp.value(e.Off), pos: e.Pos(), objs: cp.objects()}
 	case *litmus.CallExpr:
 		r := cp.newTemp()
 		cp.call(e, r)

@@ -208,19 +208,13 @@ func (p *program) observed() ([]locKey, error) {
 			return nil, err
 		}
 	}
-	sort.SliceStable(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.reg != b.reg {
-			return a.reg
+	observed := func(k locKey) report.Observed {
+		if k.reg {
+			return report.Observed{Reg: true, Proc: k.proc, Name: k.regTxt}
 		}
-		if a.reg {
-			if a.proc != b.proc {
-				return a.proc < b.proc
-			}
-			return a.regTxt < b.regTxt
-		}
-		return a.name < b.name
-	})
+		return report.Observed{Name: k.name}
+	}
+	sort.SliceStable(keys, func(i, j int) bool { return observed(keys[i]).Less(observed(keys[j])) })
 	return keys, nil
 }
 
@@ -229,6 +223,9 @@ func (p *program) observed() ([]locKey, error) {
 func (p *program) format(v val) string {
 	if s, ok := p.symbol(v); ok {
 		return s
+	}
+	if v == wildAddr {
+		return "an address outside its object"
 	}
 	return strconv.FormatInt(v, 10)
 }

@@ -266,6 +266,7 @@ func (m *machine) apply(s *mstate, a action, out *mstate, eff *effect) error {
 			if v, err = eval(in.a, th.regs); err != nil {
 				return &runtimeError{in.pos, err.Error()}
 			}
+			v = m.p.stored(l, v)
 		}
 		m.mm.write(out, t, l, v, in.rel)
 		if eff != nil {
@@ -407,13 +408,14 @@ func (m *machine) rmw(out *mstate, t int, in *instr, eff *effect) error {
 	case litmus.RMWXchg:
 		nv = opnd
 	case litmus.RMWCmpxchg: // a = expected, b = new
-		nv, write = b, old == opnd
+		nv, write = b, old == m.p.stored(l, opnd)
 	case litmus.RMWAddUnless: // a = addend, b = limit
-		nv, write = old+opnd, old != b
+		nv, write = old+opnd, old != m.p.stored(l, b)
 	default:
 		panic("model: unknown RMW op")
 	}
 	if write {
+		nv = m.p.stored(l, nv)
 		out.mem[l] = nv
 	} else {
 		nv = old
@@ -494,6 +496,16 @@ func eval(e *expr, regs []val) (val, error) {
 			return 0, err
 		}
 		return binop(e.op, x, y)
+	case exOffset:
+		a, err := eval(e.x, regs)
+		if err != nil {
+			return 0, err
+		}
+		n, err := eval(e.y, regs)
+		if err != nil {
+			return 0, err
+		}
+		return e.objs.offset(a, n), nil
 	case exCond:
 		c, err := eval(e.x, regs)
 		if err != nil {

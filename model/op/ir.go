@@ -98,6 +98,7 @@ const (
 	exUnary                  // op x
 	exBinary                 // x op y
 	exCond                   // x ? y : z
+	exOffset                 // ptr_add(x, y): the address y bytes past x in x's object (objs)
 )
 
 // expr is a register expression, evaluated on the thread's registers.
@@ -108,6 +109,45 @@ type expr struct {
 	op      string
 	x, y, z *expr
 	pos     litmus.Pos
+	objs    *objTable // exOffset only
+}
+
+// objTable places the locations in the test's objects (litmus.Object):
+// each cell's address with its object and offset, and back.
+type objTable struct {
+	p    *program
+	cell map[val]objCell
+	at   map[objCell]val
+}
+
+type objCell struct {
+	obj int
+	off val
+}
+
+// wildAddr is the value of a ptr_add that leaves its object (or lands
+// between its cells): no location's address, and no small integer, so
+// that an access there is found (exec.go, badAccess) and a test of the
+// pointer against NULL is false.
+const wildAddr val = -0x5ead_0000
+
+// offset is ptr_add(a, n): the address n bytes past a within a's object.
+// A location in no object is an object of its own.
+func (t *objTable) offset(a, n val) val {
+	if n == 0 {
+		return a
+	}
+	c, ok := t.cell[a]
+	if !ok {
+		if _, isLoc := t.p.locAt(a); isLoc {
+			return wildAddr
+		}
+		return a + n // NULL+n and the like: no address either
+	}
+	if b, ok := t.at[objCell{c.obj, c.off + n}]; ok {
+		return b
+	}
+	return wildAddr
 }
 
 func constExpr(v val) *expr { return &expr{kind: exConst, v: v} }
@@ -149,6 +189,18 @@ type location struct {
 	addr  val    // its address value
 	init  val
 	size  int // bytes, for x86 address arithmetic
+	// conv narrows a value stored to the location to its C type
+	// (model/ctype.Locations): an int keeps 32 bits, as the kernel's
+	// compilers store it.
+	conv ctype.Kind
+}
+
+// stored returns v as location l keeps it: converted to its C type.
+func (p *program) stored(l int, v val) val {
+	if l < len(p.locs) {
+		return p.locs[l].conv.Convert(v)
+	}
+	return v
 }
 
 // program is a compiled test.

@@ -156,10 +156,17 @@ func (pi *porInfo) newSet() lset { return make(lset, pi.words) }
 // not.
 func porPossible(p *program) (bool, string) {
 	if p.hasLoops {
+		// A cycle of states hides livelocks and stuck loops from the
+		// persistent sets (see the top of this file).
 		return false, "the program loops"
 	}
 	return true, ""
 }
+
+// unreducedInvariants is why a test with invariants is searched plain:
+// the reduction keeps the final states, not every intermediate one that
+// an invariant must hold in.
+const unreducedInvariants = "invariants are checked in every state"
 
 // instrFootprint sets f to what in does to memory, statically (a dynamic
 // address is any location), and stored to the buffered store set

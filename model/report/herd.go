@@ -126,3 +126,24 @@ func testKind(t *litmus.Test) string {
 	}
 	return map[litmus.Quant]string{litmus.Exists: "Allowed", litmus.NotExists: "Forbidden", litmus.Forall: "Required"}[t.Cond.Quant]
 }
+
+// Observed is an observed location as herd orders the columns of a state
+// line: Reg, with its thread (Proc) and name, or memory by Name.
+type Observed struct {
+	Reg  bool
+	Proc int
+	Name string
+}
+
+// Less reports whether a comes before b in herd's order: registers
+// first, by thread then name, then memory by name. The operational
+// engine and litmus run's histogram order their columns by it.
+func (a Observed) Less(b Observed) bool {
+	if a.Reg != b.Reg {
+		return a.Reg
+	}
+	if a.Reg && a.Proc != b.Proc {
+		return a.Proc < b.Proc
+	}
+	return a.Name < b.Name
+}

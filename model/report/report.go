@@ -47,11 +47,22 @@ type Options struct {
 	// apply to the cat models only; a native engine refuses them.
 	SkipChecks []string
 	SkipAll    bool
+	// StrictSkip is herd7's -strictskip: an execution is kept only when
+	// every check named by SkipChecks fails on it ("retain outcomes
+	// allowed by ALL skipped checks", herd's machModelChecker.ml: the set
+	// of skipped checks that failed equals SkipChecks). Without
+	// SkipChecks it changes nothing.
+	StrictSkip bool
 	// NoWitness skips building witness traces (slightly faster).
 	NoWitness bool
 	// Plain disables the partial-order reduction and forces the plain
 	// interleaving search (used by the differential tests).
 	Plain bool
+	// Unroll turns the spin-loop reduction of the axiomatic models off:
+	// every loop is unrolled under LoopBound, none is checked as an
+	// await of its exit condition (litmus.Awaits; the differential
+	// tests' plain search).
+	Unroll bool
 	// Explain asks a cat model for the reason of a verdict with no
 	// allowed execution satisfying the condition even when its pruned
 	// search dropped those executions before a check could name one: it
@@ -153,6 +164,22 @@ type Result struct {
 	// releases before October 2025 do for loads; later ones reject the
 	// whole test, docs/semantics.md). Stats.Dropped counts them all.
 	Dropped []Stuck
+	// Faults lists, in a test with objects (a code test, or one that
+	// declares objects for ptr_add), the accesses through NULL or a wild
+	// pointer that some execution the model allows makes: a finding, as
+	// a data race is, and the flag "bad-address" is among Flags. Each
+	// Reason names the access and the pointer's value; an operational
+	// model gives the trace to it (those are its Dropped dead ends).
+	Faults []Stuck
+	// FaultsChecked reports whether the model looked for such accesses:
+	// sc, tso, pso and the native LKMM do in a test with objects; the
+	// architecture models and the cat interpreter drop a faulting path
+	// silently, as herd does.
+	FaultsChecked bool
+	// Loops says, for the axiomatic models, how each loop of a C test
+	// was checked: "P1 line 12: while loop checked as an await of its
+	// exit condition", or unrolled and why (litmus.Awaits).
+	Loops []string
 	// InvariantsChecked reports whether the test's invariant clauses were
 	// checked in every reachable state. It is false under LKMM, an
 	// axiomatic model with no intermediate states.
@@ -269,6 +296,12 @@ type Stats struct {
 	BytesPerState float64       // bytes of search storage (visited set, parents, edges) per state
 	Elapsed       time.Duration // wall time of the whole Check
 	Engine        string        // "plain" or "reduced"
+	// Unreduced says why an operational search (sc, tso, pso) ran plain,
+	// every interleaving, where its partial-order reduction did not
+	// apply: "the program loops", "invariants are checked in every
+	// state". Empty when the search was reduced, when the caller asked
+	// for the plain search (Options.Plain), and under the other engines.
+	Unreduced string
 	// Dropped counts the distinct dead-end states in which a thread is
 	// about to access a non-address (Result.Dropped); the same under the
 	// plain and the reduced search, which keep every dead end.

@@ -29,6 +29,9 @@ type CheckOptions struct {
 	// the plain one: a skipped check prunes nothing.
 	SkipChecks map[string]bool
 	SkipAll    bool
+	// StrictSkip is herd7's -strictskip: an execution is kept only when
+	// every check of SkipChecks fails on it.
+	StrictSkip bool
 	// WitnessFor, when non-nil, is the final-state proposition to
 	// explain instead of the condition's: Result.Matches, Why, Witness
 	// and WhyGraph are then about it.
@@ -78,6 +81,8 @@ type Result struct {
 	Cut bool
 	// Candidates counts the candidate executions examined.
 	Candidates int
+	// memoHits counts the values the memo found again (for the tests).
+	memoHits int
 }
 
 // candidate is the rf choice being evaluated: what the co generation
@@ -233,6 +238,9 @@ type search struct {
 	// target is whether the candidate reaches what explain explains (the
 	// proposition, or CheckOptions.WitnessFor).
 	target bool
+	// structCands counts the candidates of the current structure.
+	structCands int
+	rfCheck     func(l int) bool // rfe.Check under uniproc
 }
 
 func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom [][]axiom.Val) (*Result, error) {
@@ -276,6 +284,7 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 	}
 	s.r = m.getRunner()
 	defer m.putRunner(s.r)
+	s.r.memo.init(m)
 	s.r.al.SetBudget(p.Budget)
 	s.r.emit = s.emit
 	err = p.Combine(ctx, dom, paths, s.r.al, s.execution)
@@ -290,6 +299,7 @@ func (m *Model) run(ctx context.Context, p *axiom.Program, opt CheckOptions, dom
 		return nil, err
 	}
 	s.finish()
+	res.memoHits = s.r.memo.hits()
 	return res, nil
 }
 
@@ -315,6 +325,9 @@ func (s *search) execution(x *axiom.Execution) bool {
 		s.gen = x.Gen
 		ev := s.r.ev
 		*ev = evaluator{m: m, x: ex, al: x.Al, all: ex.All(), tags: m.tags, bx: ev.bx, g: s.r.g, ids: ev.ids, byLoc: ev.byLoc, locs: ev.locs}
+		// The memo's tables hold for one structure; they are used
+		// from its memoAfter-th candidate on.
+		s.structCands = 0
 		ev.reset(evalMark{al: ev.al.Mark()})
 		clear(s.r.g.slots)
 		clear(s.r.g.base)
@@ -341,7 +354,7 @@ func (s *search) execution(x *axiom.Execution) bool {
 	r, ev, g := s.r, s.r.ev, s.r.g
 	uniproc := m.uniproc && !s.opt.plain && !s.viewOK
 	s.r.noPrune = s.opt.plain || s.viewOK
-	s.r.skipAll, s.r.skipChecks = s.opt.SkipAll, s.opt.SkipChecks
+	s.r.skipAll, s.r.skipChecks, s.r.strictSkip = s.opt.SkipAll, s.opt.SkipChecks, s.opt.StrictSkip
 	rfe := &s.rfe
 	if !rfe.Reset(x, uniproc, nil) {
 		return true
@@ -360,11 +373,16 @@ func (s *search) execution(x *axiom.Execution) bool {
 	cand.have = cand.have[:len(s.locEv)]
 	ev.cand = cand
 	if uniproc {
-		// Drop an rf that no coherent co can go with.
-		rfe.Check = func(l int) bool {
-			x.CoMust(l, cand.locEv[l], rfe.Src, s.must)
-			return hasOrder(s.locW[l], s.must)
+		// Drop an rf that no coherent co can go with. (One closure
+		// for the search: the SB rings have one candidate per
+		// execution.)
+		if s.rfCheck == nil {
+			s.rfCheck = func(l int) bool {
+				s.cand.x.CoMust(l, s.cand.locEv[l], s.rfe.Src, s.must)
+				return hasOrder(s.locW[l], s.must)
+			}
 		}
+		rfe.Check = s.rfCheck
 	}
 	arenaMark := ev.mark()
 	prepare := func() {
@@ -410,6 +428,10 @@ func (s *search) execution(x *axiom.Execution) bool {
 			}
 			if !s.prepared {
 				prepare()
+			}
+			if s.structCands++; s.structCands == memoAfter && !s.opt.plain {
+				ev.memo = &s.r.memo
+				ev.memo.newStructure()
 			}
 			ev.reset(arenaMark)
 			if len(s.mem) != len(s.p.Names) {

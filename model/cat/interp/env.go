@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"slices"
+
 	"github.com/litmus-dev/litmus/model/cat"
 )
 
@@ -13,6 +15,11 @@ type thunk struct {
 	expr  cat.Expr
 	env   *scope
 	file  *loadedFile
+	// gid names the candidate-dependent top-level binding the thunk is
+	// (slot+1, or -(base slot+1) for rf, FW...), 0 for any other; memo
+	// is the memo table of a lazy top-level let's thunk (slot+1), 0 for
+	// none (see memo.go).
+	gid, memo int32
 }
 
 func valueThunk(v Value) *thunk { return &thunk{v: v, state: 2} }
@@ -91,6 +98,9 @@ func (g *globals) lookup(name string, at int) *thunk {
 func (g *globals) bindBase(name string, th *thunk) {
 	if info := g.m.names[name]; info != nil {
 		g.base[info.base] = th
+		if th != nil && slices.Contains(candidateNames, name) {
+			th.gid = -int32(info.base) - 1
+		}
 	}
 }
 
@@ -98,6 +108,9 @@ func (g *globals) bindBase(name string, th *thunk) {
 func (g *globals) set(slot int, th *thunk) {
 	if slot >= 0 {
 		g.slots[slot] = th
+		if th != nil && !g.m.fixedSlot[slot] {
+			th.gid = int32(slot) + 1
+		}
 	}
 }
 

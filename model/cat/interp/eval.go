@@ -54,10 +54,17 @@ type evaluator struct {
 	// argument with its result on the heap.
 	clPrev, clArg []uint64
 	clVal         Value
+	// memo holds the runner's memo tables, rec records what the
+	// evaluation being memoized reads, and impure counts the readings of
+	// hidden inputs that forbid keeping a value (see memo.go).
+	memo   *memos
+	rec    *recorder
+	impure int
 }
 
 // newID returns a number no other value of the check has.
 func (ev *evaluator) newID() int {
+	ev.impure++
 	*ev.ids++
 	return *ev.ids
 }
@@ -88,6 +95,9 @@ func (ev *evaluator) emptyRel() axiom.Rel { return ev.al.Rel(ev.x.N) }
 
 // force returns the value of a thunk, computing it if needed.
 func (ev *evaluator) force(th *thunk, pos cat.Pos, name string) Value {
+	if th.gid != 0 && ev.rec != nil {
+		ev.rec.note(th.gid)
+	}
 	switch th.state {
 	case 2:
 		if th.err != nil {
@@ -98,10 +108,30 @@ func (ev *evaluator) force(th *thunk, pos cat.Pos, name string) Value {
 		ev.errorf(pos, "%s is defined in terms of itself (use let rec)", name)
 	}
 	th.state = 1
-	saved := ev.file
+	saved, savedRec := ev.file, ev.rec
 	ev.file = th.file
+	var rc *recorder
+	var tab *memoTable
+	if th.gid != 0 {
+		// A top-level binding's reads are its own: whoever forces it
+		// depends on its value.
+		ev.rec = nil
+		if th.memo != 0 && ev.memo != nil {
+			tab = &ev.memo.slot[th.memo-1]
+			if e := ev.lookup1(tab); e != nil {
+				th.v, th.state = ev.result(e, 0), 2
+				th.expr, th.env = nil, nil
+				ev.file = saved
+				ev.rec = savedRec
+				return th.v
+			}
+			rc = ev.startRecord(tab)
+			ev.rec = rc
+		}
+	}
 	defer func() {
-		ev.file = saved
+		ev.file, ev.rec = saved, savedRec
+		ev.endRecord(rc)
 		if r := recover(); r != nil {
 			if e, ok := r.(*evalError); ok {
 				th.err, th.state = e, 2
@@ -114,6 +144,10 @@ func (ev *evaluator) force(th *thunk, pos cat.Pos, name string) Value {
 	th.v = ev.eval(th.expr, th.env)
 	th.state = 2
 	th.expr, th.env = nil, nil
+	if rc != nil {
+		ev.memo.one[0] = th.v
+		ev.store(tab, rc, ev.memo.one[:], true)
+	}
 	return th.v
 }
 
@@ -357,7 +391,13 @@ func (ev *evaluator) apply(pos cat.Pos, f, arg Value) Value {
 		ev.file = saved
 		return v
 	case *primV:
-		v, err := f.fn(ev, arg)
+		var v Value
+		var err error
+		if f.mapOf != nil {
+			v, err = ev.mapSet(f.mapOf, arg)
+		} else {
+			v, err = f.fn(ev, arg)
+		}
 		if err != nil {
 			ev.errorf(pos, "primitive %s: %v", f.name, err)
 		}

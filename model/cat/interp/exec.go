@@ -2,6 +2,7 @@ package interp
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/cat"
@@ -45,6 +46,10 @@ type runner struct {
 	// the checks so named (CheckOptions.SkipChecks).
 	skipAll    bool
 	skipChecks map[string]bool
+	// strictSkip is herd's -strictskip: a skipped check that fails adds
+	// its name, marked (skippedMark), to the execution's flags, and
+	// finish keeps the execution only when every skipped check did.
+	strictSkip bool
 	// wantWhy asks a failing check for an explanation in words.
 	wantWhy bool
 	// lastPath is the path of events the last explanation spelled.
@@ -56,6 +61,8 @@ type runner struct {
 	// them), kept for the next candidates.
 	withs []*withRun
 	depth int
+	// memo holds the memo tables of the search (see memo.go).
+	memo memos
 }
 
 // forcePending computes the lazy thunks bound since the last "with",
@@ -200,8 +207,26 @@ func (r *runner) runTop(k int, fl flags) {
 	r.finish(fl)
 }
 
-// finish reports a consistent execution.
+// skippedMark begins the pseudo-flag of a skipped check that failed,
+// under -strictskip; no flag of a model can begin with it.
+const skippedMark = "\x00skipped "
+
+// finish reports a consistent execution; under -strictskip, one that
+// fails every skipped check (herd's machModelChecker.ml keeps an
+// execution when the set of skipped checks it failed equals
+// -skipchecks), the others being rejected.
 func (r *runner) finish(fl flags) {
+	if r.strictSkip {
+		failed := 0
+		for len(fl) > 0 && strings.HasPrefix(fl[0], skippedMark) {
+			failed++
+			fl = fl[1:]
+		}
+		if failed < len(r.skipChecks) {
+			r.reject(&failure{name: "-strictskip (a skipped check holds)"})
+			return
+		}
+	}
 	if !r.emit(outcome{flags: fl}) {
 		r.stop = true
 	}
@@ -228,12 +253,21 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 			// bindings of instruction i, whichever are made later.
 			for k, b := range s.Bindings {
 				th := r.ev.lazyThunk(b.X, r.scopeOf(e), fs.file)
+				if i >= 0 && e.global && fs.slots[k] >= 0 {
+					th.memo = int32(fs.slots[k]) + 1
+				}
 				r.pending = append(r.pending, th)
 				r.g.set(fs.slots[k], th)
 			}
 			return fl, true
 		}
-		ths, ok := r.let(s, e)
+		var ths []*thunk
+		ok := true
+		if i >= 0 && e.global && s.When == nil && r.ev.memo != nil {
+			ths = r.memoLet(i, s, e)
+		} else {
+			ths, ok = r.let(s, e)
+		}
 		if !ok {
 			r.reject(&failure{name: testName(s.When, fs.file), file: fs.file})
 			return fl, false
@@ -254,11 +288,16 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 				}
 			}
 			ok = r.checks[i] == 1
+		} else if i >= 0 && e.global && r.ev.memo != nil {
+			ok = r.memoTest(i, &s.AppTest, r.scopeOf(e))
 		} else {
 			ok = r.test(&s.AppTest, r.scopeOf(e))
 		}
 		switch s.Kind {
 		case cat.Check:
+			if !ok && s.Name != "" && r.skipChecks[s.Name] && r.strictSkip {
+				fl = fl.with(skippedMark + s.Name)
+			}
 			if !ok && (r.skipAll || s.Name != "" && r.skipChecks[s.Name]) {
 				ok = true // herd's -skipchecks, -through
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/internal/herdout"
 	"github.com/litmus-dev/litmus/model/lkmm"
 	"github.com/stretchr/testify/require"
 )
@@ -63,9 +64,16 @@ func corpusCPrograms(t testing.TB, n int) []*axiom.Program {
 // corpusAsmPrograms returns the programs of the first 150 corpus assembly
 // tests that the built-in architecture models read.
 func corpusAsmPrograms(t testing.TB) []*axiom.Program {
+	return corpusAsmProgramsN(t, 150)
+}
+
+// corpusAsmProgramsN returns the programs of the first n corpus assembly
+// tests that the built-in architecture models read, or all of them when n
+// is negative.
+func corpusAsmProgramsN(t testing.TB, n int) []*axiom.Program {
 	var out []*axiom.Program
 	filepath.Walk(filepath.Join(corpus, "arch"), func(path string, info os.FileInfo, err error) error {
-		if err != nil || !strings.HasSuffix(path, ".litmus") || len(out) >= 150 {
+		if err != nil || !strings.HasSuffix(path, ".litmus") || n >= 0 && len(out) >= n {
 			return nil
 		}
 		src, _ := os.ReadFile(path)
@@ -134,4 +142,40 @@ func compareWithNative(t *testing.T, m *Model, test *litmus.Test) {
 	require.Equal(t, native.Negative, got.Negative, "%s: negative", test.Name)
 	require.Equal(t, native.Flags, got.Flags, "%s: flags", test.Name)
 	require.Equal(t, native.Ok, got.Ok, "%s: ok", test.Name)
+}
+
+// TestLinuxKernelCatMatchesHerd runs linux-kernel.cat through the
+// interpreter on every corpus C test that herd7 7.58 answered and
+// compares with herd's output: the same state lines, Observation and
+// Positive and Negative counts.
+func TestLinuxKernelCatMatchesHerd(t *testing.T) {
+	m := corpusLKMM(t)
+	compared := 0
+	for _, f := range corpusCTests(t) {
+		rel, err := filepath.Rel(corpus, f)
+		require.NoError(t, err)
+		h, err := herdout.Read(filepath.Join(corpus, "expected", "lkmm", rel+".out"))
+		if err != nil {
+			continue // herd gave no answer
+		}
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		test, err := litmus.Parse(f, src)
+		require.NoError(t, err, rel)
+		p, err := lkmm.Program(test, 0)
+		require.NoError(t, err, rel)
+		got, err := m.Check(context.Background(), p, CheckOptions{})
+		require.NoError(t, err, rel)
+		var states []string
+		for _, s := range got.States.All() {
+			states = append(states, s.String())
+		}
+		require.Equal(t, h.States, states, "%s: states", rel)
+		require.Equal(t, h.Observation, got.Verdict.String(), "%s: observation", rel)
+		require.Equal(t, h.Pos, got.Positive, "%s: positive", rel)
+		require.Equal(t, h.Neg, got.Negative, "%s: negative", rel)
+		compared++
+	}
+	require.Greater(t, compared, 100)
+	t.Logf("%d tests agree with herd", compared)
 }

@@ -68,6 +68,7 @@ type Model struct {
 	runners sync.Pool // of *runner, for reuse by later searches
 	noHoist bool      // see Options
 
+	fixedSlot  []bool     // by slot: whether it is one of fixedSlots
 	fixedSlots []int      // the slots of the fixed instructions
 	skipCache  skipsCache // see skips
 }

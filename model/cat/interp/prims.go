@@ -111,7 +111,9 @@ var primitives = map[string]func(ev *evaluator, arg Value) (Value, error){
 		return p, nil
 	},
 	"map": func(ev *evaluator, f Value) (Value, error) {
-		return &primV{name: "map", fn: func(ev *evaluator, set Value) (Value, error) { return ev.mapSet(f, set) }}, nil
+		p := ev.bx.prims.one()
+		*p = primV{name: "map", mapOf: f}
+		return p, nil
 	},
 	"tag2events": func(ev *evaluator, arg Value) (Value, error) {
 		t, ok := arg.(tagV)
@@ -409,6 +411,7 @@ func (ev *evaluator) mustOf(l *linV) axiom.Rel {
 	if c == nil || !c.uniproc || len(l.ws) < 2 {
 		return axiom.Rel{}
 	}
+	ev.impure++ // the candidate's rf, which no binding holds
 	loc := ev.x.Ev[l.ws[0]].Loc
 	for _, w := range l.ws {
 		if e := ev.x.Ev[w]; e.Loc != loc || e.Kind != axiom.KindW {
@@ -448,7 +451,15 @@ func (ev *evaluator) eachProduct(p *productV, f func(Value) bool) bool {
 // state.
 func (ev *evaluator) walkProduct(w *productWalk, p *productV, prune func(axiom.Rel) bool, f func(Value) bool) bool {
 	n := len(p.comps)
-	*w = productWalk{ev: ev, p: p, prune: prune, f: f, acc: ev.emptyRel(), remaining: w.remaining[:0]}
+	*w = productWalk{ev: ev, p: p, prune: prune, f: f, acc: ev.emptyRel(), remaining: w.remaining[:0], orders: w.orders[:0]}
+	// The orders each linearisation leaves, computed once for the walk.
+	for _, c := range p.comps {
+		var o linOrderOf
+		if l, ok := c.(*linV); ok {
+			o.r, o.n, o.before = ev.linOrder(l)
+		}
+		w.orders = append(w.orders, o)
+	}
 	if prune != nil {
 		// remaining[k]: an estimate of the combinations of components
 		// k...
@@ -461,8 +472,17 @@ func (ev *evaluator) walkProduct(w *productWalk, p *productV, prune func(axiom.R
 			size := 1.0
 			switch c := p.comps[k].(type) {
 			case *linV:
-				for i := 2; i <= len(c.ws); i++ {
-					size *= float64(i)
+				// The orders the candidate leaves: one when they
+				// are forced (a location's initial and final
+				// writes and one between, say), none when they
+				// are cyclic; otherwise at most len(ws)!.
+				switch n := w.orders[k].n; n {
+				case 0, 1:
+					size = float64(n)
+				default:
+					for i := 2; i <= len(c.ws); i++ {
+						size *= float64(i)
+					}
 				}
 			case valSetV:
 				size = float64(len(c))
@@ -482,6 +502,13 @@ type productWalk struct {
 	f         func(Value) bool
 	acc       axiom.Rel
 	remaining []float64
+	orders    []linOrderOf // by component: linOrder's result for a linV
+}
+
+// linOrderOf is what linOrder returns for one linearisation.
+type linOrderOf struct {
+	r, before axiom.Rel
+	n         int
 }
 
 // rec chooses a member of component k and of the components after it.
@@ -493,7 +520,7 @@ func (w *productWalk) rec(k int) bool {
 	saved := w.acc.Clone()
 	switch c := w.p.comps[k].(type) {
 	case *linV:
-		r, n, before := ev.linOrder(c)
+		r, n, before := w.orders[k].r, w.orders[k].n, w.orders[k].before
 		switch n {
 		case 1:
 			if !w.step(k, saved, r) {

@@ -21,6 +21,12 @@ type globalDef struct{ at, slot int }
 // the instructions that only display.
 func (m *Model) assignSlots() {
 	m.names = map[string]*nameInfo{}
+	defer func() {
+		m.fixedSlot = make([]bool, m.nSlots)
+		for _, s := range m.fixedSlots {
+			m.fixedSlot[s] = true
+		}
+	}()
 	info := func(n string) *nameInfo {
 		in := m.names[n]
 		if in == nil {

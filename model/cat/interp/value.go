@@ -40,6 +40,10 @@ type (
 	primV struct {
 		name string
 		fn   func(ev *evaluator, arg Value) (Value, error)
+		// mapOf, when not nil, makes the value map's partial
+		// application "map f" (fn unused): applied to a set it is
+		// mapSet(mapOf, set).
+		mapOf Value
 	}
 	procV struct {
 		params cat.Pat
@@ -284,6 +288,7 @@ type boxes struct {
 	prods    slab[productV]
 	tups     slab[tupleV]
 	closures slab[closureV]
+	prims    slab[primV] // partial applications of map
 	// The bindings of scopes larger than a scope's own room.
 	names slab[string]
 	thps  slab[*thunk]
@@ -358,13 +363,13 @@ func asTuple(v Value) (tupleV, bool) {
 
 // evalMark is a point to free an evaluation's allocations back to.
 type evalMark struct {
-	al                                                                               axiom.ArenaMark
-	rels, sets, thunks, scopes, lins, prods, tups, closures, names, thps, vals, ints slabMark
+	al                                                                                      axiom.ArenaMark
+	rels, sets, thunks, scopes, lins, prods, tups, closures, prims, names, thps, vals, ints slabMark
 }
 
 func (ev *evaluator) mark() evalMark {
 	b := &ev.bx
-	return evalMark{ev.al.Mark(), b.rels.mark(), b.sets.mark(), b.thunks.mark(), b.scopes.mark(), b.lins.mark(), b.prods.mark(), b.tups.mark(), b.closures.mark(), b.names.mark(), b.thps.mark(), b.vals.mark(), b.ints.mark()}
+	return evalMark{ev.al.Mark(), b.rels.mark(), b.sets.mark(), b.thunks.mark(), b.scopes.mark(), b.lins.mark(), b.prods.mark(), b.tups.mark(), b.closures.mark(), b.prims.mark(), b.names.mark(), b.thps.mark(), b.vals.mark(), b.ints.mark()}
 }
 
 func (ev *evaluator) reset(m evalMark) {
@@ -378,6 +383,7 @@ func (ev *evaluator) reset(m evalMark) {
 	b.prods.reset(m.prods)
 	b.tups.reset(m.tups)
 	b.closures.reset(m.closures)
+	b.prims.reset(m.prims)
 	b.names.reset(m.names)
 	b.thps.reset(m.thps)
 	b.vals.reset(m.vals)

@@ -1,0 +1,175 @@
+package model
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/litmus-dev/litmus/litmus"
+)
+
+// codeFaultTests are the code tests whose executions access memory
+// through NULL or a wild pointer, with the line of the access.
+var codeFaultTests = []struct {
+	file string
+	line string
+}{
+	{"../testdata/code/rcu-null-code.litmus", "39"},
+	{"../testdata/code/ring-underrun-code.litmus", "43"},
+}
+
+// allCodeTests lists every bundled code test and twin.
+func allCodeTests() []string {
+	var out []string
+	for _, tw := range codeTwins {
+		out = append(out, tw.code, tw.twin)
+	}
+	for _, f := range codeFaultTests {
+		out = append(out, f.file)
+	}
+	return out
+}
+
+// TestCodeFaults checks that an access through NULL or a wild pointer
+// that some execution makes is a finding with its place (and, under the
+// operational models, its trace) in a test with objects, and that no
+// other code test has one.
+func TestCodeFaults(t *testing.T) {
+	for _, f := range codeFaultTests {
+		test, err := litmus.ParseFile(f.file)
+		require.NoError(t, err)
+		for _, m := range allModels() {
+			r, err := Check(context.Background(), test, m, Options{})
+			require.NoError(t, err, "%s under %s", f.file, m)
+			if m.Axiomatic() && m != LKMM {
+				require.False(t, r.FaultsChecked, "%s: %s drops a faulting path, as herd does", f.file, m)
+				require.Empty(t, r.Faults)
+				continue
+			}
+			require.True(t, r.FaultsChecked, "%s under %s", f.file, m)
+			require.NotEmpty(t, r.Faults, "%s under %s: the fault is found", f.file, m)
+			require.Contains(t, r.Flags, "bad-address", "%s under %s", f.file, m)
+			reason := r.Faults[0].Reason
+			if m == LKMM {
+				require.Contains(t, reason, filepath.Base(f.file)+":"+f.line+":", "%s: the place of the access", f.file)
+			} else {
+				require.Contains(t, reason, "at line "+f.line+":", "%s under %s", f.file, m)
+				require.NotEmpty(t, r.Faults[0].Trace.Steps, "%s under %s: the witness trace", f.file, m)
+			}
+		}
+	}
+	for _, path := range allCodeTests()[:2*len(codeTwins)] {
+		test, err := litmus.ParseFile(path)
+		require.NoError(t, err)
+		for _, m := range []Model{SC, TSO, PSO, LKMM} {
+			r, err := Check(context.Background(), test, m, Options{})
+			require.NoError(t, err)
+			require.Empty(t, r.Faults, "%s under %s", path, m)
+			require.NotContains(t, r.Flags, "bad-address")
+		}
+	}
+	// A plain test without objects keeps herd's meaning: the execution
+	// that dereferences NULL is dropped, not a finding.
+	plain, err := litmus.Parse("null.litmus", []byte("C null\n{ int *p; }\nP0(int **p)\n{\n\tint *q = READ_ONCE(*p);\n\tint r0 = READ_ONCE(*q);\n}\nexists (0:r0=0)\n"))
+	require.NoError(t, err)
+	for _, m := range []Model{SC, LKMM} {
+		r, err := Check(context.Background(), plain, m, Options{})
+		require.NoError(t, err)
+		require.False(t, r.FaultsChecked, m.String())
+		require.Empty(t, r.Faults, m.String())
+	}
+}
+
+// stateSet is a result's final states as a set of lines.
+func stateSet(r *Result) map[string]bool {
+	s := map[string]bool{}
+	for _, l := range stateLines(r) {
+		s[l] = true
+	}
+	return s
+}
+
+// TestCodeAgreement is the differential test of the engines on every
+// bundled code test and twin: the reduced operational search against
+// the plain one; SC ⊆ TSO ⊆ PSO; every SC state allowed by the LKMM;
+// on a test the LKMM finds free of data races, every state of each
+// architecture (on the compiled test) one the LKMM reaches, and every SC
+// state one the architecture reaches; the flattened form (compile
+// --model lkmm, parsed back) with the code test's states under each
+// model; and, with the kernel's model files in the shared corpus, the
+// cat interpreter on linux-kernel.cat with the native LKMM's verdict
+// and states.
+func TestCodeAgreement(t *testing.T) {
+	var kernel Model
+	haveKernel := false
+	if _, err := os.Stat(kernelModelDir); err == nil {
+		var lerr error
+		kernel, lerr = LoadKernel(kernelModelDir)
+		require.NoError(t, lerr)
+		haveKernel = true
+	}
+	for _, path := range allCodeTests() {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			test, err := litmus.ParseFile(path)
+			require.NoError(t, err)
+			res := map[Model]*Result{}
+			for _, m := range allModels() {
+				r, err := Check(context.Background(), test, m, Options{})
+				require.NoError(t, err, m.String())
+				res[m] = r
+			}
+			known := func(m Model) bool { return res[m].Verdict != Unknown }
+			for _, m := range []Model{SC, TSO, PSO} {
+				plain, err := Check(context.Background(), test, m, Options{Plain: true})
+				require.NoError(t, err)
+				require.Equal(t, stateLines(plain), stateLines(res[m]), "%s: the reduced and the plain search", m)
+			}
+			sub := func(a, b Model) {
+				if !known(a) || !known(b) {
+					return
+				}
+				bs := stateSet(res[b])
+				for s := range stateSet(res[a]) {
+					require.True(t, bs[s], "%s reaches %q, which %s does not", a, s, b)
+				}
+			}
+			sub(SC, TSO)
+			sub(TSO, PSO)
+			sub(SC, LKMM)
+			raced := slices.Contains(res[LKMM].Flags, "data-race")
+			for _, m := range ArchModels() {
+				sub(SC, m)
+				if !raced && known(m) && known(LKMM) {
+					lk := res[LKMM].States.Slice()
+					for _, s := range res[m].States.Slice() {
+						require.True(t, stateIn(s, lk), "%s reaches %v, which the LKMM does not", m, s)
+					}
+				}
+			}
+			if test.Code != nil {
+				flat, err := litmus.Parse(path+".flat", litmus.Format(test))
+				require.NoError(t, err)
+				for _, m := range allModels() {
+					r, err := Check(context.Background(), flat, m, Options{})
+					require.NoError(t, err, m.String())
+					require.Equal(t, res[m].Verdict, r.Verdict, "%s: the flattened form", m)
+					require.Equal(t, stateLines(res[m]), stateLines(r), "%s: the flattened form", m)
+					require.Equal(t, len(res[m].Faults), len(r.Faults), "%s: the flattened form's faults", m)
+				}
+			}
+			if haveKernel {
+				r, err := Check(context.Background(), test, kernel, Options{})
+				require.NoError(t, err)
+				require.Equal(t, res[LKMM].Verdict, r.Verdict, "linux-kernel.cat and the native LKMM")
+				if known(LKMM) {
+					require.Equal(t, stateLines(res[LKMM]), stateLines(r), "linux-kernel.cat and the native LKMM")
+					require.Equal(t, raced, slices.Contains(r.Flags, "data-race"), "the data-race flag")
+				}
+			}
+		})
+	}
+}
