@@ -81,7 +81,11 @@ func TestHerdCSameAnswers(t *testing.T) {
 			}
 			require.NoError(t, err, "herd7 form of %s under %s", file, m)
 			require.Equal(t, want.Verdict, got.Verdict, "%s under %s", file, m)
-			if len(orig.Invariants) == 0 {
+			// With a loop, the execution counts depend on how it was
+			// checked (an await of the original do-while drops the failed
+			// iterations; herd7's while form repeats the first one), so
+			// only the verdict is compared.
+			if len(orig.Invariants) == 0 && len(want.Loops) == 0 && len(got.Loops) == 0 {
 				require.Equal(t, [2]int{want.Positive, want.Negative}, [2]int{got.Positive, got.Negative}, "%s under %s: Positive, Negative", file, m)
 			}
 		}
