@@ -52,7 +52,7 @@ func herdForm(t *testing.T, file string) (orig, herd *litmus.Test, notes []litmu
 // leaves out and then only the final condition's answer is compared.
 func TestHerdCSameAnswers(t *testing.T) {
 	for _, file := range herdCTests(t) {
-		orig, herd, _ := herdForm(t, file)
+		orig, herd, notes := herdForm(t, file)
 		if orig.Arch != litmus.ArchC {
 			continue
 		}
@@ -63,6 +63,15 @@ func TestHerdCSameAnswers(t *testing.T) {
 			// hold; the code tests and the rewrites' own tests take
 			// every model.
 			models = []Model{SC, LKMM}
+		}
+		for _, n := range notes {
+			if strings.HasPrefix(n.Msg, "loop:") {
+				// A loop of the herd7 form that the await reduction does
+				// not take is unrolled: seqcount-code's form took 25 s and
+				// 7 GB under the LKMM. Such forms are held to the original
+				// under SC, whose search runs the loops exactly.
+				models = []Model{SC}
+			}
 		}
 		for _, m := range models {
 			if !m.Applies(orig.Arch) {
