@@ -77,6 +77,9 @@ func HerdC(t *Test) []HerdNote {
 		}
 		p.Body.List = append(decls, list...)
 	}
+	if len(t.Objects) > 0 {
+		h.note(t.Objects[0].Pos(), false, "object declarations and ptr_add (addresses computed at run time): herd7's C has no address arithmetic")
+	}
 	for _, inv := range t.Invariants {
 		h.note(inv.Pos(), true, "invariant is litmus's extension, which herd7 does not have: left out, so herd7 checks only the final condition")
 	}
