@@ -54,29 +54,12 @@ func HerdC(t *Test) []HerdNote {
 		kept = append(kept, it)
 	}
 	t.Init = kept
-	for _, p := range t.Procs {
-		if p.Body == nil {
-			continue
-		}
-		h.proc = p
-		h.temps = nil
-		h.used = map[string]bool{}
-		Inspect(p.Body, func(n Node) bool {
-			if id, ok := n.(*Ident); ok {
-				h.used[id.Name] = true
-			}
-			return true
-		})
+	h.eachProc(func(p *Proc) []Stmt {
 		for _, pr := range p.Params {
 			pr.Type = h.typ(pr.Type, pr.Name.Name)
 		}
-		list := h.stmts(p.Body.List)
-		var decls []Stmt
-		for _, name := range h.temps {
-			decls = append(decls, &DeclStmt{TypePos: p.Body.Lbrace, Type: "int", Name: &Ident{NamePos: p.Body.Lbrace, Name: name}})
-		}
-		p.Body.List = append(decls, list...)
-	}
+		return h.stmts(p.Body.List)
+	})
 	if len(t.Objects) > 0 {
 		h.note(t.Objects[0].Pos(), false, "object declarations and ptr_add (addresses computed at run time): herd7's C has no address arithmetic")
 	}
@@ -108,6 +91,29 @@ type herdWriter struct {
 	// sc: rewrite only the && || ?: whose skipped operand accesses
 	// memory (ShortCircuit), leaving the rest as written.
 	sc bool
+}
+
+// eachProc replaces each thread's body with what rewrite makes of it,
+// preceded by the declarations of the registers the rewrite added.
+func (h *herdWriter) eachProc(rewrite func(p *Proc) []Stmt) {
+	for _, p := range h.t.Procs {
+		if p.Body == nil {
+			continue
+		}
+		h.proc, h.temps, h.used = p, nil, map[string]bool{}
+		Inspect(p.Body, func(n Node) bool {
+			if id, ok := n.(*Ident); ok {
+				h.used[id.Name] = true
+			}
+			return true
+		})
+		list := rewrite(p)
+		decls := make([]Stmt, 0, len(h.temps)+len(list))
+		for _, name := range h.temps {
+			decls = append(decls, &DeclStmt{TypePos: p.Body.Lbrace, Type: "int", Name: &Ident{NamePos: p.Body.Lbrace, Name: name}})
+		}
+		p.Body.List = append(decls, list...)
+	}
 }
 
 func (h *herdWriter) note(p Pos, inexact bool, format string, args ...any) {
@@ -177,7 +183,7 @@ func (h *herdWriter) typ(ty, name string) string {
 	return out
 }
 
-// herdWides reports whether scalar type ty holds exactly the values of the
+// herdWidens reports whether scalar type ty holds exactly the values of the
 // herd7 type it is written as, so that retyping it loses nothing.
 func herdWidens(ty string) bool {
 	switch ty {
@@ -268,17 +274,9 @@ func (h *herdWriter) stmt(s Stmt, out []Stmt) []Stmt {
 		return append(out, s)
 	case *DoWhileStmt:
 		// do B while (c);  is  B; while (c) B
-		h.loopNote(s.Do, s.Body)
 		first := h.block(cloneStmt(s.Body))
 		out = append(out, first.List...)
-		w := &WhileStmt{While: s.Do, Cond: s.Cond, Body: s.Body}
-		var pre []Stmt
-		w.Cond = h.expr(w.Cond, &pre)
-		body := h.block(w.Body)
-		body.List = append(body.List, cloneStmts(pre)...)
-		w.Body = body
-		out = append(out, pre...)
-		return append(out, w)
+		return h.stmt(&WhileStmt{While: s.Do, Cond: s.Cond, Body: s.Body}, out)
 	case *ForStmt:
 		// for (i; c; p) B  is  i; while (c) { B; p }
 		h.loopNote(s.For, s.Body)
@@ -305,8 +303,7 @@ func (h *herdWriter) stmt(s Stmt, out []Stmt) []Stmt {
 	return append(out, s)
 }
 
-// loopNote says once per test that herd7 unrolls loops, and where the
-// break and continue it cannot take are.
+// loopNote says, once per test, that herd7 only bounds loops.
 func (h *herdWriter) loopNote(p Pos, body Stmt) {
 	if h.loops {
 		return

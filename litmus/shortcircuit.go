@@ -43,26 +43,7 @@ func scNeeded(n Node) bool {
 // left one.
 func ShortCircuit(t *Test) (left bool) {
 	h := &herdWriter{t: t, sc: true, retyped: map[string][]string{}}
-	for _, p := range t.Procs {
-		if p.Body == nil {
-			continue
-		}
-		h.proc = p
-		h.temps = nil
-		h.used = map[string]bool{}
-		Inspect(p.Body, func(n Node) bool {
-			if id, ok := n.(*Ident); ok {
-				h.used[id.Name] = true
-			}
-			return true
-		})
-		list := h.scStmts(p.Body.List, &left)
-		var decls []Stmt
-		for _, name := range h.temps {
-			decls = append(decls, &DeclStmt{TypePos: p.Body.Lbrace, Type: "int", Name: &Ident{NamePos: p.Body.Lbrace, Name: name}})
-		}
-		p.Body.List = append(decls, list...)
-	}
+	h.eachProc(func(p *Proc) []Stmt { return h.scStmts(p.Body.List, &left) })
 	return left
 }
 
