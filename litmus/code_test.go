@@ -87,6 +87,18 @@ func TestCodeTryCmpxchg(t *testing.T) {
 	require.EqualError(t, err, "t.litmus:6:11: unknown function atomic_try_cmpxchg: herd's C has none; code tests (with a prelude) have it, or use cmpxchg")
 }
 
+// TestCodeCondLoad checks smp_cond_load_acquire's lowering: the kernel's
+// generic loop, VAL bound to the value read, the value of the call VAL.
+func TestCodeCondLoad(t *testing.T) {
+	src := "C t\nstruct s { int ready; };\n{ struct s s; }\nP0(struct s *s)\n{\n\tint r = smp_cond_load_acquire(&s->ready, VAL == 2 || VAL == 3);\n}\nexists (0:r=2)\n"
+	test, err := Parse("t.litmus", []byte(src))
+	require.NoError(t, err)
+	out := string(Format(test))
+	require.Contains(t, out, "\tdo {\n\t\tt = smp_load_acquire(s__ready);\n\t} while (!(t == 2 || t == 3));\n\tr = t;\n", out)
+	_, err = Parse("t.litmus", []byte("C t\nstruct s { int ready; };\n{ struct s s; }\nP0(struct s *s)\n{\n\tint r = smp_cond_load_relaxed(&s->ready);\n}\nexists (0:r=2)\n"))
+	require.EqualError(t, err, "t.litmus:6:10: wrong number of arguments to smp_cond_load_relaxed: have 1, want 2")
+}
+
 // TestCodeEarlyReturn checks that the statements after an early return
 // land under the branch that does not return.
 func TestCodeEarlyReturn(t *testing.T) {

@@ -528,6 +528,9 @@ func (in *inliner) call(c *CallExpr, stmt bool) *value {
 	if f := in.lw.cs.funcs[name]; f != nil && f.body != nil {
 		return in.inline(f, c.Args, c.Pos(), stmt)
 	}
+	if read, ok := condLoads[name]; ok && in.lw.cs.funcs[name] == nil {
+		return in.condLoad(c, read)
+	}
 	if base, ok := strings.CutPrefix(name, "try_"); ok && in.lw.cs.funcs[name] == nil {
 		if _, ok := in.lw.p.test.Primitive(base); ok {
 			return in.tryCmpxchg(c, base)
@@ -893,4 +896,72 @@ func (in *inliner) tryCmpxchg(c *CallExpr, base string) *value {
 	set := &AssignStmt{LHS: lhs, OpPos: p, Op: "=", RHS: ident(r), EndPos: p}
 	in.emit(&IfStmt{If: p, Cond: &BinaryExpr{X: ident(r), OpPos: p, Op: "!=", Y: ident(o)}, Then: in.block([]Stmt{set}, c.Pos())})
 	return &value{t: cInt, x: &BinaryExpr{X: ident(r), OpPos: p, Op: "==", Y: ident(o)}}
+}
+
+// condLoads are the kernel's conditional-load spins
+// (include/asm-generic/barrier.h, include/linux/atomic.h), each with the
+// read one iteration makes: smp_cond_load_acquire() is documented as
+// "equivalent to using smp_load_acquire() on the condition variable".
+var condLoads = map[string]string{
+	"smp_cond_load_relaxed":         "READ_ONCE",
+	"smp_cond_load_acquire":         "smp_load_acquire",
+	"atomic_cond_read_relaxed":      "atomic_read",
+	"atomic_cond_read_acquire":      "atomic_read_acquire",
+	"atomic_long_cond_read_relaxed": "atomic_long_read",
+	"atomic_long_cond_read_acquire": "atomic_long_read_acquire",
+}
+
+// condLoad lowers smp_cond_load_acquire(ptr, cond) and its kin as the
+// kernel's generic definition writes them: the pointer evaluated once,
+// then do { VAL = read(ptr); } while (!(cond)), cond naming the value
+// read as VAL; the value is VAL. The loop only reads, so the axiomatic
+// models check it as an await of cond (Awaits).
+func (in *inliner) condLoad(c *CallExpr, read string) *value {
+	name := c.Fun.Name
+	p := in.pos(c.Pos())
+	if len(c.Args) != 2 {
+		in.errorf(c.Fun.Pos(), "wrong number of arguments to %s: have %d, want 2", name, len(c.Args))
+		return nil
+	}
+	pv := in.expr(c.Args[0])
+	if pv == nil {
+		return nil
+	}
+	if pv.t == nil || pv.t.kind != kPtr || !pv.t.elem.isScalar() && !pv.t.elem.opaque {
+		in.errorf(c.Args[0].Pos(), "argument 1 of %s must point to a scalar", name)
+		return nil
+	}
+	ident := func(n string) *Ident { return &Ident{NamePos: p, Name: n} }
+	if !pv.fixed() {
+		r := in.temp(pv.t)
+		in.emit(&AssignStmt{LHS: ident(r), OpPos: p, Op: "=", RHS: in.conv(pv), EndPos: p})
+		pv = &value{t: pv.t, x: ident(r)}
+	}
+	t := pv.t.elem
+	if t.opaque {
+		t = cInt
+		if strings.HasPrefix(name, "atomic_long") {
+			t = scalarType("long")
+		}
+	}
+	val := in.temp(t)
+	in.push()
+	sc := in.scopes[len(in.scopes)-1]
+	sc["VAL"] = &binding{t: t, reg: val}
+	sc["cond_load:ptr"] = &binding{t: pv.t, static: pv}
+	var cond Expr
+	body := in.sub(func() {
+		var arg Expr = &Ident{NamePos: c.Args[0].Pos(), Name: "cond_load:ptr"}
+		if read == "READ_ONCE" {
+			arg = &UnaryExpr{OpPos: c.Args[0].Pos(), Op: "*", X: arg} // READ_ONCE(*__PTR)
+		}
+		rv := in.call(&CallExpr{Fun: &Ident{NamePos: c.Fun.NamePos, Name: read}, Lparen: c.Lparen, Args: []Expr{arg}, Rparen: c.Rparen}, false)
+		if rv != nil {
+			in.emit(&AssignStmt{LHS: ident(val), OpPos: p, Op: "=", RHS: in.conv(rv), EndPos: p})
+		}
+		cond = in.rv(c.Args[1])
+	})
+	in.pop()
+	in.emit(&DoWhileStmt{Do: p, Body: in.block(body, c.Pos()), Cond: &UnaryExpr{OpPos: p, Op: "!", X: &ParenExpr{Lparen: p, X: cond, Rparen: p}}, EndPos: p})
+	return &value{t: t, x: ident(val)}
 }

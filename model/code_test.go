@@ -39,6 +39,7 @@ var codeTwins = []struct{ code, twin string }{
 	// An ops table of function pointers, an out-parameter, try_cmpxchg.
 	{"../testdata/code/ops-code.litmus", "../testdata/code/ops-flat.litmus"},
 	{"../testdata/code/trycmpxchg-code.litmus", "../testdata/code/trycmpxchg-flat.litmus"},
+	{"../testdata/code/condload-code.litmus", "../testdata/code/condload-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }
