@@ -124,6 +124,26 @@ func TestCodeSwitchGoto(t *testing.T) {
 	}
 }
 
+// TestCodeCountedFor checks which for loops are written out: a counted
+// one (each iteration reads its own fixed slot), and not one whose bound
+// is read from memory or whose counter the body assigns.
+func TestCodeCountedFor(t *testing.T) {
+	head := "C t\nstruct r { int s[3]; int n; };\n{ struct r r; }\nP0(struct r *r)\n{\n\tint i, x = 0;\n\n\t"
+	tail := "\n}\nexists (0:x=0)\n"
+	test, err := Parse("t.litmus", []byte(head+"for (i = 0; i < 3; i++)\n\t\tx += READ_ONCE(r->s[i]);"+tail))
+	require.NoError(t, err)
+	require.Contains(t, string(Format(test)), "\tx = 0;\n\tx += READ_ONCE(*r__s_0);\n\tx += READ_ONCE(*r__s_1);\n\tx += READ_ONCE(*r__s_2);\n\ti = 3;\n")
+	for _, loop := range []string{
+		"for (i = 0; i < READ_ONCE(r->n); i++)\n\t\tx++;",
+		"for (i = 0; i < 3; i++)\n\t\ti += x;",
+		"for (i = 0; i != 3; i += 2)\n\t\tx++;", // never ends: 0, 2, 4, ...
+	} {
+		test, err := Parse("t.litmus", []byte(head+loop+tail))
+		require.NoError(t, err, loop)
+		require.Contains(t, string(Format(test)), "for (", loop)
+	}
+}
+
 // TestCodeEarlyReturn checks that the statements after an early return
 // land under the branch that does not return.
 func TestCodeEarlyReturn(t *testing.T) {
