@@ -2,6 +2,7 @@ package litmus
 
 import (
 	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 
@@ -142,6 +143,17 @@ func TestCodeCountedFor(t *testing.T) {
 		require.NoError(t, err, loop)
 		require.Contains(t, string(Format(test)), "for (", loop)
 	}
+}
+
+// TestCodeAliases checks that the kernel's variants of primitives lower
+// to the primitive with its ordering.
+func TestCodeAliases(t *testing.T) {
+	src := "C t\nstruct p { spinlock_t lock; atomic64_t n; int *ptr; int x; };\n{ struct p p; }\nP0(struct p *p)\n{\n\tunsigned long flags;\n\tint *q;\n\n\tspin_lock_irqsave(&p->lock, flags);\n\tatomic64_inc(&p->n);\n\tspin_unlock_irqrestore(&p->lock, flags);\n\tq = rcu_dereference_check(p->ptr, 1);\n\tlocal_irq_save(flags);\n\tRCU_INIT_POINTER(p->ptr, 0);\n}\nexists (p.x=0)\n"
+	test, err := Parse("t.litmus", []byte(src))
+	require.NoError(t, err)
+	require.Contains(t, string(Format(test)), "\tspin_lock(p__lock);\n\tatomic_long_inc(p__n);\n\tspin_unlock(p__lock);\n\tq = rcu_dereference(*p__ptr);\n\tbarrier();\n\tWRITE_ONCE(*p__ptr, 0);\n")
+	_, err = Parse("t.litmus", []byte(strings.Replace(src, "spin_lock_irqsave(&p->lock, flags)", "spin_lock_irqsave(&p->lock)", 1)))
+	require.ErrorContains(t, err, "wrong number of arguments to spin_lock_irqsave: have 1, want 2")
 }
 
 // TestCodeEarlyReturn checks that the statements after an early return

@@ -544,6 +544,20 @@ func (in *inliner) call(c *CallExpr, stmt bool) *value {
 	if f := in.lw.cs.funcs[name]; f != nil && f.body != nil {
 		return in.inline(f, c.Args, c.Pos(), stmt)
 	}
+	if al, ok := kernelAlias(name, in.lw.p.test.Primitive); ok && in.lw.cs.funcs[name] == nil {
+		if len(c.Args) != al.n {
+			in.errorf(c.Fun.Pos(), "wrong number of arguments to %s: have %d, want %d", name, len(c.Args), al.n)
+			return nil
+		}
+		if al.to == "" {
+			return in.expr(c.Args[0])
+		}
+		var args []Expr
+		for _, i := range al.args {
+			args = append(args, c.Args[i])
+		}
+		return in.call(&CallExpr{Fun: &Ident{NamePos: c.Fun.NamePos, Name: al.to}, Lparen: c.Lparen, Args: args, Rparen: c.Rparen}, stmt)
+	}
 	if read, ok := condLoads[name]; ok && in.lw.cs.funcs[name] == nil {
 		return in.condLoad(c, read)
 	}
@@ -1028,4 +1042,62 @@ func (in *inliner) sizeOf(a Expr) *value {
 		return nil
 	}
 	return &value{t: scalarType("unsigned long"), x: intLit(in.pos(a.Pos()), int64(t.size))}
+}
+
+// alias is a kernel function that orders memory as a primitive of the
+// table does: to is the primitive ("" for the argument itself: a plain
+// access), n the function's argument count, args the ones passed on.
+type alias struct {
+	to   string
+	n    int
+	args []int
+}
+
+// kernelAliases are kernel functions whose memory ordering is a
+// primitive's: the lock variants differ from spin_lock() only in what
+// they do to interrupts, bottom halves or lockdep
+// (include/linux/spinlock.h); the rcu_dereference() variants only in
+// their lockdep checks (include/linux/rcupdate.h), rcu_dereference_protected()
+// being a plain read; rcu_read_lock_bh()/_sched() mark readers of the
+// one consolidated RCU; preempt and interrupt masking are compiler
+// barriers to other CPUs; data_race() is its argument.
+var kernelAliases = map[string]alias{
+	"spin_lock_irqsave": {"spin_lock", 2, []int{0}}, "spin_unlock_irqrestore": {"spin_unlock", 2, []int{0}},
+	"spin_lock_irq": {"spin_lock", 1, []int{0}}, "spin_unlock_irq": {"spin_unlock", 1, []int{0}},
+	"spin_lock_bh": {"spin_lock", 1, []int{0}}, "spin_unlock_bh": {"spin_unlock", 1, []int{0}},
+	"spin_trylock_bh": {"spin_trylock", 1, []int{0}}, "spin_trylock_irq": {"spin_trylock", 1, []int{0}},
+	"raw_spin_lock": {"spin_lock", 1, []int{0}}, "raw_spin_unlock": {"spin_unlock", 1, []int{0}},
+	"raw_spin_lock_irq": {"spin_lock", 1, []int{0}}, "raw_spin_unlock_irq": {"spin_unlock", 1, []int{0}},
+	"raw_spin_lock_irqsave": {"spin_lock", 2, []int{0}}, "raw_spin_unlock_irqrestore": {"spin_unlock", 2, []int{0}},
+	"raw_spin_trylock":      {"spin_trylock", 1, []int{0}},
+	"rcu_dereference_check": {"rcu_dereference", 2, []int{0}}, "rcu_dereference_raw": {"rcu_dereference", 1, []int{0}},
+	"rcu_dereference_bh": {"rcu_dereference", 1, []int{0}}, "rcu_dereference_sched": {"rcu_dereference", 1, []int{0}},
+	"srcu_dereference": {"rcu_dereference", 2, []int{0}}, "srcu_dereference_check": {"rcu_dereference", 3, []int{0}},
+	"rcu_dereference_protected": {"", 2, nil}, "rcu_access_pointer": {"READ_ONCE", 1, []int{0}},
+	"RCU_INIT_POINTER": {"WRITE_ONCE", 2, []int{0, 1}},
+	"rcu_read_lock_bh": {"rcu_read_lock", 0, nil}, "rcu_read_unlock_bh": {"rcu_read_unlock", 0, nil},
+	"rcu_read_lock_sched": {"rcu_read_lock", 0, nil}, "rcu_read_unlock_sched": {"rcu_read_unlock", 0, nil},
+	"preempt_disable": {"barrier", 0, nil}, "preempt_enable": {"barrier", 0, nil},
+	"local_irq_disable": {"barrier", 0, nil}, "local_irq_enable": {"barrier", 0, nil},
+	"local_bh_disable": {"barrier", 0, nil}, "local_bh_enable": {"barrier", 0, nil},
+	"local_irq_save": {"barrier", 1, nil}, "local_irq_restore": {"barrier", 1, nil},
+	"data_race": {"", 1, nil},
+}
+
+// kernelAlias returns name's alias: one of kernelAliases, or an
+// atomic64_ operation, which is atomic_long_'s on a 64-bit kernel.
+func kernelAlias(name string, prim func(string) (*Primitive, bool)) (alias, bool) {
+	if al, ok := kernelAliases[name]; ok {
+		return al, true
+	}
+	if rest, ok := strings.CutPrefix(name, "atomic64_"); ok {
+		if p, ok := prim("atomic_long_" + rest); ok {
+			al := alias{to: "atomic_long_" + rest, n: len(p.Args)}
+			for i := range p.Args {
+				al.args = append(al.args, i)
+			}
+			return al, true
+		}
+	}
+	return alias{}, false
 }
