@@ -154,6 +154,16 @@ func TestCodeAliases(t *testing.T) {
 	require.Contains(t, string(Format(test)), "\tspin_lock(p__lock);\n\tatomic_long_inc(p__n);\n\tspin_unlock(p__lock);\n\tq = rcu_dereference(*p__ptr);\n\tbarrier();\n\tWRITE_ONCE(*p__ptr, 0);\n")
 	_, err = Parse("t.litmus", []byte(strings.Replace(src, "spin_lock_irqsave(&p->lock, flags)", "spin_lock_irqsave(&p->lock)", 1)))
 	require.ErrorContains(t, err, "wrong number of arguments to spin_lock_irqsave: have 1, want 2")
+
+	// WARN_ON(c) is c; a bare return ends a thread; BUG_ON is refused.
+	warn := "C t\nstruct s { int a; };\n{ struct s s; }\nP0(struct s *s)\n{\n\tif (WARN_ON(READ_ONCE(s->a) == 2))\n\t\treturn;\n\tWRITE_ONCE(s->a, 1);\n}\nexists (s.a=0)\n"
+	test, err = Parse("t.litmus", []byte(warn))
+	require.NoError(t, err)
+	require.Contains(t, string(Format(test)), "\tif (READ_ONCE(*s__a) == 2) {\n\t} else {\n\t\tWRITE_ONCE(*s__a, 1);\n\t}\n")
+	_, err = Parse("t.litmus", []byte(strings.Replace(warn, "\t\treturn;", "\t\tBUG_ON(1);", 1)))
+	require.EqualError(t, err, "t.litmus:7:3: BUG_ON: a code test states what must not happen in its final section (exists, or an invariant: docs/language.md), not with BUG_ON")
+	_, err = Parse("t.litmus", []byte(strings.Replace(warn, "\t\treturn;", "\t\treturn 1;", 1)))
+	require.EqualError(t, err, "t.litmus:7:3: a thread returns no value (return; ends it)")
 }
 
 // TestCodeEarlyReturn checks that the statements after an early return

@@ -544,6 +544,10 @@ func (in *inliner) call(c *CallExpr, stmt bool) *value {
 	if f := in.lw.cs.funcs[name]; f != nil && f.body != nil {
 		return in.inline(f, c.Args, c.Pos(), stmt)
 	}
+	if (name == "BUG_ON" || name == "BUG") && in.lw.cs.funcs[name] == nil {
+		in.errorf(c.Fun.Pos(), "%s: a code test states what must not happen in its final section (exists, or an invariant: docs/language.md), not with %s", name, name)
+		return nil
+	}
 	if al, ok := kernelAlias(name, in.lw.p.test.Primitive); ok && in.lw.cs.funcs[name] == nil {
 		if len(c.Args) != al.n {
 			in.errorf(c.Fun.Pos(), "wrong number of arguments to %s: have %d, want %d", name, len(c.Args), al.n)
@@ -1082,6 +1086,9 @@ var kernelAliases = map[string]alias{
 	"local_bh_disable": {"barrier", 0, nil}, "local_bh_enable": {"barrier", 0, nil},
 	"local_irq_save": {"barrier", 1, nil}, "local_irq_restore": {"barrier", 1, nil},
 	"data_race": {"", 1, nil},
+	// WARN_ON(c) is c (include/asm-generic/bug.h): the warning itself
+	// is no memory access.
+	"WARN_ON": {"", 1, nil}, "WARN_ON_ONCE": {"", 1, nil},
 }
 
 // kernelAlias returns name's alias: one of kernelAliases, or an

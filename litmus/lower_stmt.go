@@ -671,7 +671,11 @@ func (in *inliner) block(list []Stmt, p Pos) *BlockStmt {
 
 func (in *inliner) doReturn(s *ReturnStmt) {
 	if in.ret == nil {
-		in.errorf(s.Pos(), "return outside a function (a thread ends at its closing brace)")
+		// In a thread's body: a bare return ends the thread, as the
+		// end of its body does (seq drops the statements after it).
+		if s.X != nil {
+			in.errorf(s.Pos(), "a thread returns no value (return; ends it)")
+		}
 		return
 	}
 	if s.X == nil {
