@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -236,10 +237,60 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 		return nil, err
 	}
 	var loops []string
+	var fs []report.Fault
 	if t.Arch == litmus.ArchC {
 		loops = lkmm.LoopNotes(t, opt.Unroll)
+		if hasObjects(t) && lkmm.SawFault(p) {
+			if fs, err = catFaults(ctx, cm, t, opt, b); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return catResult(t, m, r, r.States, r.Why, loops, start), nil
+	res := catResult(t, m, r, r.States, r.Why, loops, start)
+	if t.Arch == litmus.ArchC {
+		setFaults(res, t, fs)
+	}
+	return res, nil
+}
+
+// hasObjects reports whether an access through NULL or a wild pointer
+// is a finding in t (Result.Faults) rather than a dropped execution: t
+// is a code test, or declares objects.
+func hasObjects(t *litmus.Test) bool { return t.Code != nil || len(t.Objects) > 0 }
+
+// catFaults checks C test t a second time under cat model cm with its
+// faulting paths ending at the fault (lkmm.FaultProgram), as the native
+// LKMM does, and returns the faults some execution the model allows
+// reaches. The first check walked a fault; whether an allowed execution
+// reaches it is the model's question.
+func catFaults(ctx context.Context, cm *interp.Model, t *litmus.Test, opt Options, b *limit.Budget) ([]report.Fault, error) {
+	fp, faultsOf, err := lkmm.FaultProgram(t, opt.LoopBound, b, opt.Unroll)
+	if err != nil || fp == nil {
+		return nil, err
+	}
+	fopt := opt
+	fopt.Explain, fopt.WitnessFor = false, nil
+	fr, err := catSearch(ctx, cm, fp, fopt, nil)
+	if err != nil {
+		return nil, err
+	}
+	// A search stopped by a limit reports the faults it found; the
+	// first check met the same limits and says Unknown.
+	return faultsOf(fr.States), nil
+}
+
+// setFaults records in res, the result of an axiomatic model on C test
+// t, the faults its second check found (the flag bad-address with
+// them), and that it looked for them.
+func setFaults(res *Result, t *litmus.Test, fs []report.Fault) {
+	res.FaultsChecked = hasObjects(t)
+	for _, f := range fs {
+		res.Faults = append(res.Faults, report.Stuck{Threads: []int{f.Thread}, Reason: f.String(), Fault: &f})
+	}
+	if len(fs) > 0 && !slices.Contains(res.Flags, "bad-address") {
+		res.Flags = append(res.Flags, "bad-address")
+		slices.Sort(res.Flags)
+	}
 }
 
 // catSearch runs cat model cm's search over the candidate executions of

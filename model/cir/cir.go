@@ -76,6 +76,10 @@ type Instr struct {
 	// explanations: the primitive call, or the statement of a plain
 	// access ("*x = 1").
 	Text string
+	// Ptr is, for a memory access through a pointer, the pointer
+	// expression (p in *p, READ_ONCE(*p)): the place a fault report
+	// names, as the LKMM's does. Nil for an access by name.
+	Ptr litmus.Expr
 }
 
 // Thread is a compiled C thread.
@@ -377,7 +381,7 @@ func (f *cfront) assign(s *litmus.AssignStmt) {
 		}
 		addr := f.value(lhs.X)
 		v := f.value(rhs)
-		f.emit(Instr{Op: Prim, Prim: kmap.PlainStore, Dst: -1, Addr: addr, Args: []Operand{v}, Pos: s.Pos(), Text: assignText(s)})
+		f.emit(Instr{Op: Prim, Prim: kmap.PlainStore, Dst: -1, Addr: addr, Args: []Operand{v}, Pos: s.Pos(), Text: assignText(s), Ptr: lhs.X})
 	default:
 		f.fail(f.env.Unsupported(s.LHS.Pos(), "assignment to %s", litmus.ExprString(s.LHS)))
 	}
@@ -391,7 +395,7 @@ func (f *cfront) assignTo(slot int, e litmus.Expr) {
 		return
 	}
 	if u, ok := litmus.Unparen(e).(*litmus.UnaryExpr); ok && u.Op == "*" {
-		f.emit(Instr{Op: Prim, Prim: kmap.PlainLoad, Dst: slot, Addr: f.value(u.X), Pos: e.Pos(), Text: litmus.ExprString(e)})
+		f.emit(Instr{Op: Prim, Prim: kmap.PlainLoad, Dst: slot, Addr: f.value(u.X), Pos: e.Pos(), Text: litmus.ExprString(e), Ptr: u.X})
 		return
 	}
 	v := f.value(e)
@@ -437,7 +441,7 @@ func (f *cfront) value(e litmus.Expr) Operand {
 			a := f.value(e.X)
 			f.release(m)
 			t := f.temp() // may be a's temporarY: the load reads it first
-			f.emit(Instr{Op: Prim, Prim: kmap.PlainLoad, Dst: t, Addr: a, Pos: e.Pos(), Text: litmus.ExprString(e)})
+			f.emit(Instr{Op: Prim, Prim: kmap.PlainLoad, Dst: t, Addr: a, Pos: e.Pos(), Text: litmus.ExprString(e), Ptr: e.X})
 			return slotOpd(t)
 		case "+":
 			return f.value(e.X)
@@ -584,7 +588,7 @@ func (f *cfront) call(call *litmus.CallExpr, dst int) int {
 		case litmus.ArgPtr:
 			o := f.value(arg)
 			if i == prim.Loc {
-				in.Addr = o
+				in.Addr, in.Ptr = o, arg
 			} else {
 				in.Args = append(in.Args, o)
 			}
@@ -592,6 +596,9 @@ func (f *cfront) call(call *litmus.CallExpr, dst int) int {
 			o := f.lvalAddr(arg)
 			if i == prim.Loc {
 				in.Addr = o
+				if u, ok := litmus.Unparen(arg).(*litmus.UnaryExpr); ok && u.Op == "*" {
+					in.Ptr = u.X
+				}
 			} else {
 				in.Args = append(in.Args, o)
 			}

@@ -132,7 +132,7 @@ type Result struct {
 	// Faults are the accesses through NULL or a wild pointer that some
 	// allowed execution makes, in a test with objects (fault.go), each
 	// with its place; the flag "bad-address" is then among Flags.
-	Faults []string
+	Faults []report.Fault
 }
 
 // Check runs the LKMM on a parsed C litmus test.
