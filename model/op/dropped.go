@@ -37,12 +37,13 @@ func (m *machine) droppedReport(sr *search, ids []int) []report.Stuck {
 		a, _ := eval(in.addr, s.th[t].regs)
 		id := m.p.threads[t].id
 		reason := fmt.Sprintf("P%d accesses %s, which is not the address of a shared location, at line %d: %s", id, m.p.format(a), line, in.text)
-		f := &report.Fault{Thread: id, Pos: m.p.test.File.Position(in.pos), Access: in.text, Value: m.p.format(a), Kind: "integer"}
+		f := &report.Fault{Thread: id, Pos: m.p.test.File.Position(in.pos), Stmt: in.text, Value: m.p.format(a), Kind: "integer"}
 		switch {
 		case a == 0:
 			f.Value, f.Kind = "NULL", "null"
 		case a == wildAddr:
-			f.Kind = "outside"
+			// Which address, op's value does not keep.
+			f.Value, f.Kind = "an address", "outside"
 		}
 		faults[reason] = f
 		return reason, fmt.Sprintf("access to %s: execution dropped", m.p.format(a)), true

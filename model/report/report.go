@@ -304,6 +304,10 @@ type Fault struct {
 	// flattened test writes it ("ptr_add(p, 4)").
 	Pos    litmus.Position
 	Access string
+	// Stmt is, when Access is empty, the statement that makes the
+	// access, and Pos is the statement's place (sc, tso and pso keep
+	// no place of the pointer expression).
+	Stmt string
 	// Value is the pointer's value: "NULL", an integer ("4"), or an
 	// address outside its object ("rg__slots_0__val-8"); Kind says
 	// which: "null", "integer", "outside".
@@ -328,8 +332,11 @@ func (f Fault) String() string {
 	default:
 		what += ", not an address (NULL plus an offset, or an integer)"
 	}
-	if f.Access != "" {
+	switch {
+	case f.Access != "":
 		what = f.Access + ", which is " + what
+	case f.Stmt != "":
+		what = "a pointer in " + f.Stmt + ", which is " + what
 	}
 	pos := ""
 	if f.Pos.IsValid() {
