@@ -264,7 +264,7 @@ func hasObjects(t *litmus.Test) bool { return t.Code != nil || len(t.Objects) > 
 // reaches. The first check walked a fault; whether an allowed execution
 // reaches it is the model's question.
 func catFaults(ctx context.Context, cm *interp.Model, t *litmus.Test, opt Options, b *limit.Budget) ([]report.Fault, error) {
-	fp, faultsOf, err := lkmm.FaultProgram(t, opt.LoopBound, b, opt.Unroll)
+	fp, faultsOf, site, err := lkmm.FaultProgram(t, opt.LoopBound, b, opt.Unroll)
 	if err != nil || fp == nil {
 		return nil, err
 	}
@@ -276,7 +276,18 @@ func catFaults(ctx context.Context, cm *interp.Model, t *litmus.Test, opt Option
 	}
 	// A search stopped by a limit reports the faults it found; the
 	// first check met the same limits and says Unknown.
-	return faultsOf(fr.States), nil
+	fs := faultsOf(fr.States)
+	if opt.Explain {
+		for i := range fs {
+			fopt.Explain = true
+			w, err := catSearch(ctx, cm, fp, fopt, lkmm.FaultProp(fs[i].Thread, site(fs[i])))
+			if err != nil {
+				return nil, err
+			}
+			fs[i].Graph = w.Witness
+		}
+	}
+	return fs, nil
 }
 
 // setFaults records in res, the result of an axiomatic model on C test
@@ -285,6 +296,13 @@ func catFaults(ctx context.Context, cm *interp.Model, t *litmus.Test, opt Option
 func setFaults(res *Result, t *litmus.Test, fs []report.Fault) {
 	res.FaultsChecked = hasObjects(t)
 	for _, f := range fs {
+		if f.Graph != nil {
+			// The fault check's final state is its site registers,
+			// not the test's.
+			g := *f.Graph
+			g.Final = ""
+			f.Graph = &g
+		}
 		res.Faults = append(res.Faults, report.Stuck{Threads: []int{f.Thread}, Reason: f.String(), Fault: &f})
 	}
 	if len(fs) > 0 && !slices.Contains(res.Flags, "bad-address") {

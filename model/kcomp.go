@@ -126,6 +126,17 @@ func compiledFaults(ctx context.Context, cm *interp.Model, c *kcomp.Compiled, op
 	for i := range seen {
 		s := sites[i]
 		f := report.Fault{Thread: s.Thread, Witness: true}
+		if opt.Explain {
+			// The witness: the first allowed execution whose thread
+			// ends at this site, its events named by their C origin.
+			fopt.Explain = true
+			w, err := catSearch(ctx, cm, p, fopt, lkmm.FaultProp(s.Thread, i+1))
+			if err != nil {
+				return nil, err
+			}
+			cGraph(c, w.Witness)
+			f.Graph = w.Witness
+		}
 		o, ok := c.Origin(s.Thread, s.Pos)
 		if !ok || !o.Ptr.IsValid() {
 			return nil, fmt.Errorf("%s: internal error: an access of P%d compiled for %s faults, and no C access is its origin", c.C.Name, s.Thread, c.Target.Name)

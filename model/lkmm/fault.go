@@ -110,6 +110,7 @@ func faults(b *limit.Budget, t *litmus.Test, opt Options) ([]report.Fault, error
 		return nil, err
 	}
 	p.faultEnds = true
+	graphs := opt.Graphs
 	opt.WitnessFor, opt.Graphs = nil, false
 	r, err := p.check(b, opt)
 	if err != nil {
@@ -117,7 +118,36 @@ func faults(b *limit.Budget, t *litmus.Test, opt Options) ([]report.Fault, error
 	}
 	// A search for faults stopped by a limit reports the faults it
 	// found; the first check met the same limits and says Unknown.
-	return p.faultsIn(r.States), nil
+	fs := p.faultsIn(r.States)
+	if graphs {
+		// The witness of each: the first allowed execution whose
+		// thread ends at it.
+		for i := range fs {
+			opt.WitnessFor, opt.Graphs = FaultProp(fs[i].Thread, p.siteNumber(fs[i])), true
+			w, err := p.check(b, opt)
+			if err != nil {
+				return nil, err
+			}
+			fs[i].Graph = w.Witness
+		}
+	}
+	return fs, nil
+}
+
+// FaultProp is the proposition that thread th's path ended at the fault
+// site numbered n (faultReg, or arch.FaultReg: the same name).
+func FaultProp(th, n int) litmus.Prop {
+	return &litmus.AtomProp{Loc: &litmus.LocRef{Proc: th, Name: faultReg, Index: -1}, Op: "=", Val: &litmus.Value{IsInt: true, Int: int64(n)}}
+}
+
+// siteNumber returns the number faultReg holds at fault f's site.
+func (p *program) siteNumber(f report.Fault) int {
+	for i, s := range p.faultSites {
+		if g := p.fault(s); g.String() == f.String() {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // faultsIn returns the faults that the final states of a check of the
@@ -169,14 +199,17 @@ func (p *program) fault(s faultSite) report.Fault {
 // does (as the native check's second run, faults). faultsOf reads the
 // faults out of the final states of the model's check of it. As
 // ProgramLimited (ProgramUnrolled when unroll).
-func FaultProgram(t *litmus.Test, loopBound int, b *limit.Budget, unroll bool) (ap *axiom.Program, faultsOf func(report.States) []report.Fault, err error) {
+//
+// site gives the number faultReg holds at a fault faultsOf returned, for
+// FaultProp (a witness of that fault).
+func FaultProgram(t *litmus.Test, loopBound int, b *limit.Budget, unroll bool) (ap *axiom.Program, faultsOf func(report.States) []report.Fault, site func(report.Fault) int, err error) {
 	ft := faultTest(t)
 	if ft == nil {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	p, err := newProgram(ft)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	p.faultEnds = true
 	p.setAwaits(unroll)
@@ -185,7 +218,7 @@ func FaultProgram(t *litmus.Test, loopBound int, b *limit.Budget, unroll bool) (
 	}
 	ap = p.axiomProgram(loopBound, b)
 	ap.Budget = b
-	return ap, p.faultsIn, nil
+	return ap, p.faultsIn, p.siteNumber, nil
 }
 
 // SawFault reports whether a walk over ap, a program of Program,

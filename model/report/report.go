@@ -317,6 +317,9 @@ type Fault struct {
 	// the fault: the trace to it (sc, tso, pso), or an allowed
 	// execution the axiomatic search found with the fault.
 	Witness bool
+	// Graph is, under an axiomatic model and with Options.Explain, that
+	// execution: the first allowed one whose thread ends at the fault.
+	Graph *Graph
 }
 
 // String says where a fault is and what the pointer held, in one line:
