@@ -116,6 +116,15 @@ type ObjectEnv interface {
 	Objects() bool
 }
 
+// OffsetScaler is an ObjectEnv whose back end lays each object's cells
+// out at OffsetScale() times their byte offsets (a power of two; litmus
+// run gives every C location a word of its own): a ptr_add's offset is
+// scaled alike, so that it reaches the same cell.
+type OffsetScaler interface {
+	ObjectEnv
+	OffsetScale() int64
+}
+
 // cfront is the state of compiling one C thread.
 type cfront struct {
 	env    Env
@@ -494,6 +503,9 @@ func (f *cfront) value(e litmus.Expr) Operand {
 		m := f.mark()
 		x := f.value(e.Ptr)
 		y := f.offset(e.Off)
+		if sc, ok := f.env.(OffsetScaler); ok && sc.OffsetScale() > 1 {
+			y = f.scale(y, sc.OffsetScale(), e.Pos())
+		}
 		f.release(m)
 		if y.isConst(0) {
 			return x
@@ -504,6 +516,20 @@ func (f *cfront) value(e litmus.Expr) Operand {
 	}
 	f.fail(f.env.Unsupported(e.Pos(), "expression %s", litmus.ExprString(e)))
 	return constOpd(0)
+}
+
+// scale returns offset y times k, a power of two (OffsetScaler).
+func (f *cfront) scale(y Operand, k int64, pos litmus.Pos) Operand {
+	if y.Kind == Const {
+		return constOpd(y.Val * k)
+	}
+	sh := int64(0)
+	for v := k; v > 1; v >>= 1 {
+		sh++
+	}
+	t := f.temp()
+	f.emit(Instr{Op: Binary, Dst: t, ALU: "<<", X: y, Y: constOpd(sh), Pos: pos})
+	return slotOpd(t)
 }
 
 // offset compiles the byte offset of a ptr_add. An index scaled by a
