@@ -112,9 +112,13 @@ func stateSet(r *Result) map[string]bool {
 // architecture (on the compiled test) one the LKMM reaches, and every SC
 // state one the architecture reaches; the flattened form (compile
 // --model lkmm, parsed back) with the code test's states under each
-// model; and, with the kernel's model files in the shared corpus, the
-// cat interpreter on linux-kernel.cat with the native LKMM's verdict
-// and states.
+// model; every model's faults (an access through NULL or a wild
+// pointer) against the LKMM's: the same accesses, with the same values
+// under the axiomatic models (knownFaultDiff lists a difference that is
+// a known bug), the same threads and lines under sc, tso and pso; and,
+// with the kernel's model files in the shared corpus, the cat
+// interpreter on linux-kernel.cat with the native LKMM's verdict, states
+// and faults.
 func TestCodeAgreement(t *testing.T) {
 	var kernel Model
 	haveKernel := false
