@@ -241,16 +241,26 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	if t.Arch == litmus.ArchC {
 		loops = lkmm.LoopNotes(t, opt.Unroll)
 		if hasObjects(t) && lkmm.SawFault(p) {
-			if fs, err = catFaults(ctx, cm, t, opt, b); err != nil {
+			if fs, err = catFaults(ctx, cm, t, opt, b); err != nil && !isFaultsUnknown(err) {
 				return nil, err
 			}
 		}
 	}
 	res := catResult(t, m, r, r.States, r.Why, loops, start)
 	if t.Arch == litmus.ArchC {
-		setFaults(res, t, fs)
+		setFaults(res, t, fs, err)
 	}
 	return res, nil
+}
+
+// faultsUnknown is a search for faults stopped by a limit (reason).
+type faultsUnknown struct{ reason string }
+
+func (e *faultsUnknown) Error() string { return e.reason }
+
+func isFaultsUnknown(err error) bool {
+	var fu *faultsUnknown
+	return errors.As(err, &fu)
 }
 
 // hasObjects reports whether an access through NULL or a wild pointer
@@ -274,8 +284,9 @@ func catFaults(ctx context.Context, cm *interp.Model, t *litmus.Test, opt Option
 	if err != nil {
 		return nil, err
 	}
-	// A search stopped by a limit reports the faults it found; the
-	// first check met the same limits and says Unknown.
+	if fr.Verdict == axiom.Unknown {
+		return nil, &faultsUnknown{fr.Reason}
+	}
 	fs := faultsOf(fr.States)
 	if opt.Explain {
 		for i := range fs {
@@ -292,8 +303,14 @@ func catFaults(ctx context.Context, cm *interp.Model, t *litmus.Test, opt Option
 
 // setFaults records in res, the result of an axiomatic model on C test
 // t, the faults its second check found (the flag bad-address with
-// them), and that it looked for them.
-func setFaults(res *Result, t *litmus.Test, fs []report.Fault) {
+// them), and that it looked for them. err, when a *faultsUnknown, says
+// that the second check stopped at a limit: the verdict is then Unknown,
+// whether some allowed execution faults not being known.
+func setFaults(res *Result, t *litmus.Test, fs []report.Fault, err error) {
+	var fu *faultsUnknown
+	if errors.As(err, &fu) && res.Verdict != Unknown {
+		res.Verdict, res.Reason, res.Ok = Unknown, lkmm.FaultsUnknown(fu.reason), false
+	}
 	res.FaultsChecked = hasObjects(t)
 	for _, f := range fs {
 		if f.Graph != nil {

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,6 +70,38 @@ func TestFaultsAreTheModels(t *testing.T) {
 			_, err = catSearch(context.Background(), km, lp, Options{}, nil)
 			require.NoError(t, err)
 			require.True(t, lkmm.SawFault(lp), "%s: the LKMM's walk meets the fault", c.file)
+		}
+	}
+}
+
+// TestFaultSearchLimit checks that a search for faults stopped by a limit
+// leaves the result Unknown, never a known verdict without the fault:
+// under every axiomatic model, with candidate limits from 1 up, the
+// fault tests either find their fault or say Unknown, and some limit
+// stops the second check alone (its reason says so).
+func TestFaultSearchLimit(t *testing.T) {
+	models := []Model{LKMM}
+	models = append(models, ArchModels()...)
+	if _, err := os.Stat(kernelModelDir); err == nil {
+		kernel, err := LoadKernel(kernelModelDir)
+		require.NoError(t, err)
+		models = append(models, kernel)
+	}
+	for _, f := range codeFaultTests {
+		test, err := litmus.ParseFile(f.file)
+		require.NoError(t, err)
+		for _, m := range models {
+			second := false
+			for n := 1; n <= 12; n++ {
+				r, err := Check(context.Background(), test, m, Options{MaxStates: n})
+				require.NoError(t, err, "%s under %s", f.file, m)
+				if r.Verdict == Unknown {
+					second = second || strings.HasPrefix(r.Reason, "the search for accesses through NULL or a wild pointer stopped: ")
+					continue
+				}
+				require.NotEmpty(t, r.Faults, "%s under %s, at most %d candidates: %s without its fault", f.file, m, n, r.Verdict)
+			}
+			require.True(t, second, "%s under %s: some limit stops the search for faults alone", f.file, m)
 		}
 	}
 }

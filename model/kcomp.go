@@ -79,12 +79,12 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	}
 	var fs []report.Fault
 	if hasObjects(t) && arch.SawFault(p) {
-		if fs, err = compiledFaults(ctx, cm, c, opt, b); err != nil {
+		if fs, err = compiledFaults(ctx, cm, c, opt, b); err != nil && !isFaultsUnknown(err) {
 			return nil, err
 		}
 	}
 	res := catResult(t, m, r, states, why, c.Loops, start)
-	setFaults(res, t, fs)
+	setFaults(res, t, fs, err)
 	return res, nil
 }
 
@@ -99,6 +99,10 @@ func compiledFaults(ctx context.Context, cm *interp.Model, c *kcomp.Compiled, op
 		return nil, nil
 	}
 	p, err := arch.Program(ft, arch.Options{Budget: b, LoopBound: opt.LoopBound, FaultEnds: true})
+	var ex *limit.Exceeded
+	if errors.As(err, &ex) {
+		return nil, &faultsUnknown{ex.Reason}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: internal error: the fault check of the test compiled for %s has no meaning: %v", c.C.Name, c.Target.Name, err)
 	}
@@ -108,8 +112,9 @@ func compiledFaults(ctx context.Context, cm *interp.Model, c *kcomp.Compiled, op
 	if err != nil {
 		return nil, err
 	}
-	// A search stopped by a limit reports the faults it found; the
-	// first check met the same limits and says Unknown.
+	if r.Verdict == axiom.Unknown {
+		return nil, &faultsUnknown{r.Reason}
+	}
 	sites := arch.FaultSites(p)
 	seen := map[int]bool{}
 	for i := 0; i < r.States.Len(); i++ {

@@ -39,7 +39,7 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 		Cut: r.Cut, Loops: r.Loops, Candidates: r.Candidates, Incomplete: r.Incomplete,
 	})
 	// r.Flags has bad-address already when there are faults.
-	setFaults(res, t, r.Faults)
+	setFaults(res, t, r.Faults, nil)
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "lkmm"
 	return res, nil

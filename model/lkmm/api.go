@@ -7,6 +7,7 @@
 package lkmm
 
 import (
+	"errors"
 	"context"
 	"fmt"
 	"sort"
@@ -158,7 +159,13 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if err != nil || !p.sawFault {
 		return r, err
 	}
-	if r.Faults, err = faults(b, t, opt); err != nil {
+	var fu *faultsUnknown
+	if r.Faults, err = faults(b, t, opt); errors.As(err, &fu) {
+		if r.Verdict != Unknown {
+			r.Verdict, r.Reason, r.Ok = Unknown, FaultsUnknown(fu.reason), false
+		}
+		return r, nil
+	} else if err != nil {
 		return nil, err
 	}
 	if len(r.Faults) > 0 {

@@ -116,8 +116,11 @@ func faults(b *limit.Budget, t *litmus.Test, opt Options) ([]report.Fault, error
 	if err != nil {
 		return nil, err
 	}
-	// A search for faults stopped by a limit reports the faults it
-	// found; the first check met the same limits and says Unknown.
+	if r.Verdict == Unknown {
+		// The search for faults stopped at a limit: whether some
+		// allowed execution faults is not known (Check says Unknown).
+		return nil, &faultsUnknown{r.Reason}
+	}
 	fs := p.faultsIn(r.States)
 	if graphs {
 		// The witness of each: the first allowed execution whose
@@ -132,6 +135,17 @@ func faults(b *limit.Budget, t *litmus.Test, opt Options) ([]report.Fault, error
 		}
 	}
 	return fs, nil
+}
+
+// faultsUnknown is a search for faults stopped by a limit.
+type faultsUnknown struct{ reason string }
+
+func (e *faultsUnknown) Error() string { return e.reason }
+
+// FaultsUnknown says why a search for faults stopped at a limit: Check
+// and the callers of FaultProgram make the verdict Unknown with it.
+func FaultsUnknown(reason string) string {
+	return "the search for accesses through NULL or a wild pointer stopped: " + reason
 }
 
 // FaultProp is the proposition that thread th's path ended at the fault
