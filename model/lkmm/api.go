@@ -7,8 +7,8 @@
 package lkmm
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
