@@ -99,6 +99,31 @@ func TestCodeCondLoad(t *testing.T) {
 	require.EqualError(t, err, "t.litmus:6:10: wrong number of arguments to smp_cond_load_relaxed: have 1, want 2")
 }
 
+// TestCodeSwitchGoto checks the lowering of a switch into ifs on its tag
+// (fall-through copies the next label's statements, a break jumps to the
+// end) and the errors of goto and switch. model/code_test.go checks the
+// values they compute under every model.
+func TestCodeSwitchGoto(t *testing.T) {
+	body := "{ int x; }\nP0(int *x)\n{\n\tint r = 0;\n\n\tswitch (READ_ONCE(*x)) {\n\tcase 1:\n\t\tr = 1;\n\tcase 2:\n\t\tr += 2;\n\t\tbreak;\n\tdefault:\n\t\tr = 9;\n\t}\n\tWRITE_ONCE(*x, r);\n}\nexists (x=0)\n"
+	_, err := Parse("t.litmus", []byte("C t\n"+body))
+	require.ErrorContains(t, err, "t.litmus:7:2: switch is kernel C that herd's C does not have: a code test (a test with a prelude) may use it")
+	test, err := Parse("t.litmus", []byte("C t\nstruct s { int a; };\n"+body))
+	require.NoError(t, err)
+	require.Contains(t, string(Format(test)), "\tt = READ_ONCE(*x);\n\tif (t == 1) {\n\t\tr = 1;\n\t\tr += 2;\n\t\tWRITE_ONCE(*x, r);\n\t} else {\n\t\tif (t == 2) {\n\t\t\tr += 2;\n\t\t\tWRITE_ONCE(*x, r);\n\t\t} else {\n\t\t\tr = 9;\n\t\t\tWRITE_ONCE(*x, r);\n\t\t}\n\t}\n")
+	for _, c := range []struct{ body, want string }{
+		{"again:\n\tWRITE_ONCE(*x, 1);\n\tgoto again;", "t.litmus:8:2: goto again: only a forward goto to a label of an enclosing block of the same function is supported in a code test"},
+		{"goto nowhere;", "t.litmus:6:2: goto nowhere: only a forward goto"},
+		{"while (READ_ONCE(*x)) {\n\t\tgoto out;\n\t}\nout:\n\tWRITE_ONCE(*x, 2);", "t.litmus:6:2: return or goto out of a loop is not supported in a code test"},
+		{"case 1: WRITE_ONCE(*x, 1);", "t.litmus:6:2: case label outside a switch"},
+		{"switch (READ_ONCE(*x)) {\n\tWRITE_ONCE(*x, 1);\n\t}", "t.litmus:7:2: statement before the first case label of a switch"},
+		{"int n = sizeof(struct nope);", "t.litmus:6:17: unknown type struct nope"},
+	} {
+		_, err := Parse("t.litmus", []byte("C t\nstruct s { int a; };\n{ int x; }\nP0(int *x)\n{\n\t"+c.body+"\n}\nexists (x=0)\n"))
+		require.Error(t, err, c.body)
+		require.Contains(t, err.Error(), c.want)
+	}
+}
+
 // TestCodeEarlyReturn checks that the statements after an early return
 // land under the branch that does not return.
 func TestCodeEarlyReturn(t *testing.T) {

@@ -292,6 +292,18 @@ func (in *inliner) binary(e *BinaryExpr) *value {
 		t = xv.t
 	}
 	if len(ys) == 0 {
+		if a, ok := Unparen(x).(*IntLit); ok && (e.Op == "/" || e.Op == "%") {
+			// A division of constants, as ARRAY_SIZE() writes one, is
+			// folded (the architectures' code has no divide): exact
+			// for operands that are not negative.
+			if b, ok := Unparen(y).(*IntLit); ok && a.Value >= 0 && b.Value > 0 {
+				v := a.Value / b.Value
+				if e.Op == "%" {
+					v = a.Value % b.Value
+				}
+				return &value{t: t, x: intLit(p, v)}
+			}
+		}
 		return &value{t: t, x: &BinaryExpr{X: x, OpPos: p, Op: e.Op, Y: y}}
 	}
 	if e.Op == "&&" || e.Op == "||" {
@@ -520,6 +532,10 @@ func (in *inliner) call(c *CallExpr, stmt bool) *value {
 		}
 	case "container_of":
 		return in.containerOf(c)
+	case "sizeof":
+		if len(c.Args) == 1 {
+			return in.sizeOf(c.Args[0])
+		}
 	case "ATOMIC_INIT", "REFCOUNT_INIT", "ATOMIC_LONG_INIT":
 		if len(c.Args) == 1 {
 			return in.expr(c.Args[0])
@@ -794,9 +810,10 @@ func (in *inliner) inline(f *funcDef, args []Expr, callPos Pos, stmt bool) *valu
 	in.inst = map[*DeclStmt]string{}
 	in.ret = &retCtx{t: f.ret}
 	in.assign = assigned(f.body)
+	in.labels = nil // a goto stays in its function
 	in.seq(f.body.List)
 	ret := in.ret
-	in.stack, in.scopes, in.file, in.site, in.fn, in.inst, in.ret, in.assign = frame.stack, frame.scopes, frame.file, frame.site, frame.fn, frame.inst, frame.ret, frame.assign
+	in.stack, in.scopes, in.file, in.site, in.fn, in.inst, in.ret, in.assign, in.labels = frame.stack, frame.scopes, frame.file, frame.site, frame.fn, frame.inst, frame.ret, frame.assign, frame.labels
 	if f.ret.kind == kVoid {
 		if !stmt {
 			in.errorf(callPos, "%s returns void, not a value", f.name)
@@ -964,4 +981,51 @@ func (in *inliner) condLoad(c *CallExpr, read string) *value {
 	in.pop()
 	in.emit(&DoWhileStmt{Do: p, Body: in.block(body, c.Pos()), Cond: &UnaryExpr{OpPos: p, Op: "!", X: &ParenExpr{Lparen: p, X: cond, Rparen: p}}, EndPos: p})
 	return &value{t: t, x: ident(val)}
+}
+
+// sizeOf is sizeof(type) or sizeof(expr), by the kernel's LP64 layout: a
+// constant of type unsigned long. As in C, expr is not evaluated: the
+// statements its lowering makes are dropped.
+func (in *inliner) sizeOf(a Expr) *value {
+	var t *ctype
+	if ta, ok := a.(*TypeArg); ok {
+		t = in.lw.typeOfIn(in, ta.Type, ta.Pos())
+	} else {
+		in.sub(func() {
+			switch x := Unparen(a).(type) {
+			case *Ident:
+				if b := in.lookup(x.Name); b != nil {
+					t = b.t
+					return
+				}
+				if o := in.lw.objs[x.Name]; o != nil {
+					t = o.d.typ
+					return
+				}
+			case *MemberExpr, *IndexExpr:
+				if l := in.lvalue(x); l != nil {
+					t = l.t
+				}
+				return
+			case *UnaryExpr:
+				if x.Op == "*" {
+					if l := in.lvalue(x); l != nil {
+						t = l.t
+					}
+					return
+				}
+			}
+			if v := in.expr(a); v != nil {
+				t = v.t
+			}
+		})
+	}
+	if t == nil {
+		return nil
+	}
+	if !t.complete || t.kind == kVoid || t.size == 0 {
+		in.errorf(a.Pos(), "sizeof of %s, which has no size", t.name)
+		return nil
+	}
+	return &value{t: scalarType("unsigned long"), x: intLit(in.pos(a.Pos()), int64(t.size))}
 }

@@ -1,6 +1,8 @@
 package litmus
 
 import (
+	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +25,11 @@ type inliner struct {
 	regs   map[string]bool
 	decls  []Stmt
 	assign map[string]bool // names assigned in the current function
+	// labels maps each label a goto may jump to (forward, in an
+	// enclosing list of the current function) to the statements from
+	// it on; switches numbers the switches' end labels.
+	labels   map[string][]Stmt
+	switches int
 }
 
 // binding is a local name: a register, or a pointer fixed at lowering.
@@ -199,14 +206,22 @@ func (in *inliner) temp(t *ctype) string {
 	return r
 }
 
-// hasReturn reports whether s holds a return statement.
+// hasReturn reports whether s leaves the statement list it is in: it
+// holds a return, or a goto to a label that s does not hold.
 func hasReturn(s Stmt) bool {
 	found := false
+	labels := map[string]bool{}
+	var gotos []string
 	var walk func(s Stmt)
 	walk = func(s Stmt) {
 		switch s := s.(type) {
 		case *ReturnStmt:
 			found = true
+		case *GotoStmt:
+			gotos = append(gotos, s.Label.Name)
+		case *LabeledStmt:
+			labels[s.Label.Name] = true
+			walk(s.Stmt)
 		case *BlockStmt:
 			for _, x := range s.List {
 				walk(x)
@@ -222,9 +237,20 @@ func hasReturn(s Stmt) bool {
 			walk(s.Body)
 		case *ForStmt:
 			walk(s.Body)
+		case *SwitchStmt:
+			for _, cl := range s.Clauses {
+				for _, x := range cl.Body {
+					walk(x)
+				}
+			}
 		}
 	}
 	walk(s)
+	for _, l := range gotos {
+		if !labels[l] {
+			found = true
+		}
+	}
 	return found
 }
 
@@ -242,8 +268,43 @@ func asList(s Stmt) []Stmt {
 // return takes the rest of the list into each of its ways that does not
 // return: "if (!sock) return; rest" becomes "if (!sock) {} else { rest }",
 // so the rest is under the branch, as the C code's control flow has it.
+// A goto is lowered the same way: "goto out" continues with the
+// statements from the label out on, in the innermost list that holds the
+// label after the goto (a forward goto to a label of an enclosing block,
+// as kernel error paths write it). A switch becomes ifs on its tag, each
+// case's statements followed by those of the cases it falls into, and
+// its breaks gotos to the switch's end.
 func (in *inliner) seq(list []Stmt) {
-	for i, s := range list {
+	saved := in.labels
+	defer func() { in.labels = saved }()
+	for i := 0; i < len(list); i++ {
+		s := list[i]
+		if sw, ok := s.(*SwitchStmt); ok {
+			in.seq(append(in.switchIfs(sw), list[i+1:]...))
+			return
+		}
+		// The labels after s are the targets its gotos may have.
+		in.labels = maps.Clone(saved)
+		if in.labels == nil {
+			in.labels = map[string][]Stmt{}
+		}
+		for j := i + 1; j < len(list); j++ {
+			if l, ok := list[j].(*LabeledStmt); ok {
+				in.labels[l.Label.Name] = list[j:]
+			}
+		}
+		for l, ok := s.(*LabeledStmt); ok; l, ok = s.(*LabeledStmt) {
+			s = l.Stmt
+		}
+		if g, ok := s.(*GotoStmt); ok {
+			cont, ok := in.labels[g.Label.Name]
+			if !ok {
+				in.errorf(g.Pos(), "goto %s: only a forward goto to a label of an enclosing block of the same function is supported in a code test", g.Label.Name)
+				return
+			}
+			in.seq(cont)
+			return
+		}
 		if !hasReturn(s) {
 			in.stmt(s)
 			continue
@@ -284,10 +345,93 @@ func (in *inliner) seq(list []Stmt) {
 			}
 			in.emit(is)
 		default:
-			in.errorf(s.Pos(), "return inside a loop is not supported in a code test")
+			in.errorf(s.Pos(), "return or goto out of a loop is not supported in a code test")
 		}
 		return
 	}
+}
+
+// switchIfs rewrites switch sw as the statements seq lowers for it: the
+// tag evaluated once into a register, then an if per case, and default's
+// statements when none matches; each label's statements are followed by
+// those of the labels after it (C's fall-through), and a break that
+// leaves the switch is a goto to a label after the ifs.
+func (in *inliner) switchIfs(sw *SwitchStmt) []Stmt {
+	p := sw.Pos()
+	in.switches++
+	end := fmt.Sprintf("switch:%d", in.switches) // no C identifier spells it
+	tag := in.temp(scalarType("long"))
+	in.emit(&AssignStmt{LHS: &Ident{NamePos: in.pos(p), Name: tag}, OpPos: in.pos(p), Op: "=", RHS: in.rv(sw.Tag), EndPos: in.pos(p)})
+	in.scopes[len(in.scopes)-1][end] = &binding{t: scalarType("long"), reg: tag}
+	var segs [][]Stmt
+	for k := range sw.Clauses {
+		var seg []Stmt
+		for _, cl := range sw.Clauses[k:] {
+			for _, x := range cl.Body {
+				seg = append(seg, breaksToGoto(x, end))
+			}
+		}
+		segs = append(segs, seg)
+	}
+	var chain Stmt // default's statements, wherever it is, when no case matches
+	for k, cl := range sw.Clauses {
+		if cl.Default {
+			chain = &BlockStmt{Lbrace: cl.Case, List: segs[k], Rbrace: cl.Case}
+		}
+	}
+	for k := len(sw.Clauses) - 1; k >= 0; k-- {
+		cl := sw.Clauses[k]
+		body := &BlockStmt{Lbrace: cl.Case, List: segs[k], Rbrace: cl.Case}
+		if cl.Default {
+			continue
+		}
+		var cond Expr
+		for _, v := range cl.Values {
+			var c Expr = &BinaryExpr{X: &Ident{NamePos: v.Pos(), Name: end}, OpPos: v.Pos(), Op: "==", Y: v}
+			if cond != nil {
+				c = &BinaryExpr{X: cond, OpPos: v.Pos(), Op: "||", Y: c}
+			}
+			cond = c
+		}
+		is := &IfStmt{If: cl.Case, Cond: cond, Then: body}
+		if chain != nil {
+			is.Else = chain
+		}
+		chain = is
+	}
+	out := []Stmt{}
+	if chain != nil {
+		out = append(out, chain)
+	}
+	return append(out, &LabeledStmt{Label: &Ident{NamePos: sw.Rbrace, Name: end}, Stmt: &EmptyStmt{Semi: sw.Rbrace}})
+}
+
+// breaksToGoto returns s with each break that leaves the switch (one not
+// inside a loop or an inner switch of s) written as goto end.
+func breaksToGoto(s Stmt, end string) Stmt {
+	switch s := s.(type) {
+	case *BranchStmt:
+		if s.Tok == "break" {
+			return &GotoStmt{Goto: s.TokPos, Label: &Ident{NamePos: s.TokPos, Name: end}, EndPos: s.End()}
+		}
+	case *BlockStmt:
+		b := *s
+		b.List = nil
+		for _, x := range s.List {
+			b.List = append(b.List, breaksToGoto(x, end))
+		}
+		return &b
+	case *IfStmt:
+		is := *s
+		is.Then = breaksToGoto(s.Then, end)
+		if s.Else != nil {
+			is.Else = breaksToGoto(s.Else, end)
+		}
+		return &is
+	case *LabeledStmt:
+		return &LabeledStmt{Label: s.Label, Stmt: breaksToGoto(s.Stmt, end)}
+	}
+	return s
 }
 
 func (in *inliner) block(list []Stmt, p Pos) *BlockStmt {
@@ -420,12 +564,12 @@ func (in *inliner) stmt(s Stmt) {
 		in.pop()
 	case *BlockStmt:
 		in.push()
-		for _, x := range s.List {
-			in.stmt(x)
-		}
+		in.seq(s.List)
 		in.pop()
 	case *BranchStmt:
 		in.emit(&BranchStmt{TokPos: in.pos(s.TokPos), Tok: s.Tok})
+	case *SwitchStmt, *GotoStmt, *LabeledStmt:
+		in.seq([]Stmt{s})
 	case *EmptyStmt:
 	case *ReturnStmt:
 		in.doReturn(s)

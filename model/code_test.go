@@ -40,6 +40,7 @@ var codeTwins = []struct{ code, twin string }{
 	{"../testdata/code/ops-code.litmus", "../testdata/code/ops-flat.litmus"},
 	{"../testdata/code/trycmpxchg-code.litmus", "../testdata/code/trycmpxchg-flat.litmus"},
 	{"../testdata/code/condload-code.litmus", "../testdata/code/condload-flat.litmus"},
+	{"../testdata/code/claim-code.litmus", "../testdata/code/claim-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }
