@@ -2,8 +2,8 @@ package litmus
 
 import (
 	"os"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -174,4 +174,53 @@ func TestCodeEarlyReturn(t *testing.T) {
 	require.NoError(t, err)
 	out := string(Format(test))
 	require.Contains(t, out, "if (!f_v) {\n\t\tf_ret = 0;\n\t} else {\n\t\tWRITE_ONCE(*x, 2);\n\t\tf_ret = f_v + 1;\n\t}")
+}
+
+// TestCodeConditionals checks the preprocessor's conditional groups,
+// directives after a declaration and inside a body, and their errors.
+func TestCodeConditionals(t *testing.T) {
+	body := "{ int x; }\nP0(int *x)\n{\n#ifdef TWO\n\tWRITE_ONCE(*x, V);\n#else\n\tWRITE_ONCE(*x, 9);\n#endif\n}\nexists (x=1)\n"
+	for _, c := range []struct{ name, pre, want string }{
+		{"define after a declaration", "struct a { int y; };\n#define V 1\n#define TWO\n", "WRITE_ONCE(*x, 1)"},
+		{"ifdef not defined", "struct a { int y; };\n#define V 1\n", "WRITE_ONCE(*x, 9)"},
+		{"if 0 around text", "#if 0\nnot C\n#if 1\n#else\n#endif\n#else\n#define V 2\n#define TWO\n#endif\n", "WRITE_ONCE(*x, 2)"},
+		{"elif", "#define N 2\n#if N == 1\n#define V 1\n#elif defined(N) && N * 2 == 4\n#define V 3\n#define TWO\n#elif 1\n#define V 5\n#endif\n", "WRITE_ONCE(*x, 3)"},
+		{"ifndef", "#ifndef V\n#define V 'a'\n#endif\n#define TWO\n", "WRITE_ONCE(*x, 97)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			test, err := Parse("t.litmus", []byte("C t\n"+c.pre+body))
+			require.NoError(t, err)
+			require.Contains(t, string(Format(test)), c.want)
+		})
+	}
+	for _, c := range []struct{ name, src, want string }{
+		{"unterminated", "C t\n#if 1\nstruct a { int y; };\n" + body, "unterminated #if (expected #endif"},
+		{"unterminated skip", "C t\n#if 0\nstruct a { int y; };\n" + body, "unterminated #if (expected #endif"},
+		{"else without if", "C t\n#else\n" + body, "t.litmus:2:2: #else without #if"},
+		{"error", "C t\n#define V 1\n#ifndef TWO\n#error need TWO\n#endif\n" + body, "t.litmus:4:2: #error need TWO"},
+		{"bad if", "C t\n#if 1 +\n#endif\n" + body, "expected an expression in #if"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("t.litmus", []byte(c.src))
+			require.Error(t, err)
+			require.Contains(t, err.Error(), c.want)
+		})
+	}
+}
+
+// TestCodeOffsetof checks offsetof() as a constant and that a pasted
+// #define of container_of keeps the built-in; and a call through a
+// function-pointer parameter (kref_put's release).
+func TestCodeOffsetof(t *testing.T) {
+	src := "C t\n#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))\nstruct a { int y; long x; };\n" +
+		"static void rel(struct a *a) { WRITE_ONCE(a->y, offsetof(struct a, x)); }\n" +
+		"static void put(long *p, void (*release)(struct a *a)) { release(container_of(p, struct a, x)); }\n" +
+		"{ struct a a; }\nP0(struct a *a)\n{\n\tput(&a->x, rel);\n}\nexists (a.y=8)\n"
+	test, err := Parse("t.litmus", []byte(src))
+	require.NoError(t, err)
+	require.Contains(t, string(Format(test)), "WRITE_ONCE(*a__y, 8)")
+
+	_, err = Parse("t.litmus", []byte("C t\nstruct a { int y; };\nstatic void put(int *p, void (*release)(int *p)) { release(p); }\n{ struct a a; }\nP0(struct a *a)\n{\n\tput(&a->y, 0);\n}\nexists (a.y=8)\n"))
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "t.litmus:3:52: call through release, a function pointer whose value is not fixed")
 }

@@ -525,13 +525,24 @@ func (in *inliner) load(l *lval, p Pos) *value {
 func (in *inliner) call(c *CallExpr, stmt bool) *value {
 	name := c.Fun.Name
 	p := in.pos(c.Pos())
+	if b := in.lookup(name); b != nil {
+		// A function-pointer parameter or local (kref_put()'s release):
+		// the call goes where its fixed value points.
+		if b.static == nil || b.static.fn == nil {
+			in.errorf(c.Fun.Pos(), "call through %s, a function pointer whose value is not fixed (NULL, or written at run time)", name)
+			return nil
+		}
+		return in.inline(b.static.fn, c.Args, c.Pos(), stmt)
+	}
 	switch name {
 	case "likely", "unlikely", "READ_ONCE_NOCHECK":
 		if len(c.Args) == 1 && name != "READ_ONCE_NOCHECK" {
 			return in.expr(c.Args[0])
 		}
-	case "container_of":
+	case "container_of", "container_of_const":
 		return in.containerOf(c)
+	case "offsetof":
+		return in.offsetOf(c)
 	case "sizeof":
 		if len(c.Args) == 1 {
 			return in.sizeOf(c.Args[0])
@@ -688,39 +699,9 @@ func (in *inliner) containerOf(c *CallExpr) *value {
 	if t == nil {
 		return nil
 	}
-	var path []string
-	var walk func(e Expr) bool
-	walk = func(e Expr) bool {
-		switch e := e.(type) {
-		case *Ident:
-			path = append(path, e.Name)
-			return true
-		case *MemberExpr:
-			if !walk(e.X) || e.Arrow {
-				return false
-			}
-			path = append(path, e.Name.Name)
-			return true
-		}
-		return false
-	}
-	if !walk(c.Args[2]) {
-		in.errorf(c.Args[2].Pos(), "the third argument of container_of must be a member (a.b.c)")
+	off, ok := in.memberOffset(t, c.Args[2], "container_of")
+	if !ok {
 		return nil
-	}
-	off, cur := 0, t
-	for _, m := range path {
-		if cur.kind != kStruct {
-			in.errorf(c.Args[2].Pos(), "%s is not a struct", cur.name)
-			return nil
-		}
-		f, o, ok := cur.field(m)
-		if !ok {
-			in.errorf(c.Args[2].Pos(), "%s has no member %s%s", cur.name, m, didYouMean(m, cur.fieldNames()))
-			return nil
-		}
-		off += o
-		cur = f.typ
 	}
 	v := in.expr(c.Args[0])
 	if v == nil {
@@ -740,6 +721,69 @@ func (in *inliner) containerOf(c *CallExpr) *value {
 	// A pointer read at run time: the container is off bytes before it,
 	// computed from its value.
 	return &value{t: ptrTo(t), x: in.offsetAddr(v.x, intLit(in.pos(c.Pos()), int64(-off)))}
+}
+
+// memberOffset is the byte offset of member m (a.b.c) in struct t, for
+// container_of() and offsetof() (what names them).
+func (in *inliner) memberOffset(t *ctype, mem Expr, what string) (int, bool) {
+	var path []string
+	var walk func(e Expr) bool
+	walk = func(e Expr) bool {
+		switch e := e.(type) {
+		case *Ident:
+			path = append(path, e.Name)
+			return true
+		case *MemberExpr:
+			if !walk(e.X) || e.Arrow {
+				return false
+			}
+			path = append(path, e.Name.Name)
+			return true
+		}
+		return false
+	}
+	if !walk(mem) {
+		in.errorf(mem.Pos(), "the member argument of %s must be a member (a.b.c)", what)
+		return 0, false
+	}
+	off, cur := 0, t
+	for _, m := range path {
+		if cur.kind != kStruct {
+			in.errorf(mem.Pos(), "%s is not a struct", cur.name)
+			return 0, false
+		}
+		f, o, ok := cur.field(m)
+		if !ok {
+			in.errorf(mem.Pos(), "%s has no member %s%s", cur.name, m, didYouMean(m, cur.fieldNames()))
+			return 0, false
+		}
+		off += o
+		cur = f.typ
+	}
+	return off, true
+}
+
+// offsetOf lowers offsetof(type, member): a constant of the LP64 layout
+// (include/linux/stddef.h).
+func (in *inliner) offsetOf(c *CallExpr) *value {
+	if len(c.Args) != 2 {
+		in.errorf(c.Pos(), "offsetof takes 2 arguments")
+		return nil
+	}
+	ta, ok := c.Args[0].(*TypeArg)
+	if !ok {
+		in.errorf(c.Args[0].Pos(), "the first argument of offsetof must be a type")
+		return nil
+	}
+	t := in.lw.typeOfIn(in, ta.Type, ta.Pos())
+	if t == nil {
+		return nil
+	}
+	off, ok := in.memberOffset(t, c.Args[1], "offsetof")
+	if !ok {
+		return nil
+	}
+	return &value{t: scalarType("unsigned long"), x: intLit(in.pos(c.Pos()), int64(off))}
 }
 
 // inline lowers a call of a prelude function: its body, with the

@@ -24,6 +24,7 @@ type codeState struct {
 	funcs    map[string]*funcDef
 	objects  []*objDecl
 	objIndex map[string]*objDecl
+	ifDepth  int // open #if groups whose taken branch is being read
 }
 
 func newCodeState(name string) *codeState {
@@ -96,6 +97,10 @@ func (p *parser) parseCodePrelude(off int) int {
 		}
 		p.reset(off, false)
 		if p.is("{") {
+			if p.code.ifDepth > 0 {
+				p.errorAt(off, "unterminated #if (expected #endif before the init block)")
+				p.code.ifDepth = 0
+			}
 			return off
 		}
 		start := p.pos
