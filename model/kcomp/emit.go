@@ -2,6 +2,7 @@ package kcomp
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
@@ -32,10 +33,18 @@ type thread struct {
 	// retry reports whether a retry of a kernel sequence ends a path here
 	// (the thread sets its flag register).
 	retry bool
-	// wide are the registers of C registers of 64-bit types (long,
-	// u64), declared int64_t in the compiled test: herd's registers are
-	// int, and a long's final value would print cut to 32 bits.
-	wide map[string]bool
+	// types are the types the compiled test declares registers with:
+	// int64_t for a C register of a 64-bit type (long, u64), as herd's
+	// registers are int and a long's final value would print cut to 32
+	// bits; uint32_t for an unsigned int, which would print negative.
+	types map[string]string
+}
+
+func (th *thread) setType(r, t string) {
+	if th.types == nil {
+		th.types = map[string]string{}
+	}
+	th.types[r] = t
 }
 
 // reg returns the register of C register name, allocating one (with its
@@ -107,10 +116,11 @@ type emitter struct {
 	// pending are labels defined before the next instruction.
 	pending []string
 	err     error
-	// int32 holds the named slots of C type int (model/ctype): an
-	// assignment's arithmetic, done in 64 bits, is sign-extended from
-	// 32, so that int r = INT_MAX + 1 is INT_MIN as under every model.
-	int32 map[int]bool
+	// kind holds the C types of the named slots narrower than 64 bits
+	// (model/ctype): an assignment's arithmetic, done in 64 bits, is
+	// then sign- or zero-extended from the type's width, so that int r
+	// = INT_MAX + 1 is INT_MIN as under every model.
+	kind map[int]ctype.Kind
 }
 
 // thread compiles thread pr.
@@ -146,18 +156,19 @@ func (c *compiler) thread(pr *litmus.Proc) (*thread, error) {
 		}
 		return true
 	})
-	e.int32 = map[int]bool{}
+	e.kind = map[int]ctype.Kind{}
 	for s, name := range ct.Names {
 		th.regs[name] = e.slot[s]
 		if t, ok := decl[name]; ok {
-			switch {
-			case ctype.Of(t) == ctype.Kind{Bits: 32, Signed: true}:
-				e.int32[s] = true
-			case ctype.Wide(t):
-				if th.wide == nil {
-					th.wide = map[string]bool{}
+			switch k := ctype.Of(t); {
+			case k.Narrow():
+				e.kind[s] = k
+				if k == (ctype.Kind{Bits: 32}) {
+					// herd prints an untyped register as an int.
+					th.setType(e.slot[s], "uint32_t")
 				}
-				th.wide[e.slot[s]] = true
+			case ctype.Wide(t):
+				th.setType(e.slot[s], "int64_t")
 			}
 		}
 	}
@@ -201,6 +212,9 @@ func (c *compiler) thread(pr *litmus.Proc) (*thread, error) {
 		v, err := c.initValue(it.Value)
 		if err != nil {
 			return nil, err
+		}
+		if k := e.kind[s]; k.Narrow() {
+			v = narrowInit(v, k)
 		}
 		th.setInit(e.slot[s], v)
 	}
@@ -356,17 +370,15 @@ func (e *emitter) instr(in cir.Instr) {
 		d := e.slot[in.Dst]
 		switch in.X.Kind {
 		case cir.Const:
-			v := in.X.Val
-			if e.int32[in.Dst] {
-				v = int64(int32(v))
-			}
-			e.emit(be.li(d, v)...)
+			e.emit(be.li(d, e.kind[in.Dst].Convert(in.X.Val))...)
 		default:
-			if s := e.operand(in.X, 0); s != d {
+			s := e.operand(in.X, 0)
+			k := e.kind[in.Dst]
+			switch {
+			case in.X.Kind == cir.Slot && k.Narrow() && !contains(k, e.kind[in.X.Slot]):
+				e.emit(be.ext(d, s, k)...)
+			case s != d:
 				e.emit(be.mov(d, s))
-			}
-			if in.X.Kind != cir.Slot || !e.int32[in.X.Slot] {
-				e.narrow(in.Dst)
 			}
 		}
 	case cir.Unary:
@@ -388,11 +400,35 @@ func (e *emitter) instr(in cir.Instr) {
 	}
 }
 
-// narrow sign-extends slot s from 32 bits when it is an int register.
+// narrow converts slot s to its C type when that is narrower than 64
+// bits.
 func (e *emitter) narrow(s int) {
-	if e.int32[s] {
-		e.emit(e.be.sext32(e.slot[s]))
+	if k := e.kind[s]; k.Narrow() {
+		e.emit(e.be.ext(e.slot[s], e.slot[s], k)...)
 	}
+}
+
+// contains reports whether C type kind k holds every value of kind x
+// (converting one to k changes nothing).
+func contains(k, x ctype.Kind) bool {
+	switch {
+	case !k.Narrow():
+		return true
+	case !x.Narrow():
+		return false
+	case k.Signed:
+		return x.Bits < k.Bits || x.Bits == k.Bits && x.Signed
+	}
+	return !x.Signed && x.Bits <= k.Bits
+}
+
+// narrowInit converts an initial value written as an integer to kind k.
+func narrowInit(v string, k ctype.Kind) string {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return v // an address
+	}
+	return strconv.FormatInt(k.Convert(n), 10)
 }
 
 // prim expands a primitive from its kmap row.
@@ -421,14 +457,27 @@ func (e *emitter) prim(in cir.Instr) {
 			return
 		}
 	}
+	// lk is the C type of the location accessed, when the compiler knows
+	// it and it is narrower than 64 bits: a value passed to the
+	// primitive is converted to it, as the kernel's macros and
+	// prototypes convert it (WRITE_ONCE's volatile store of the type,
+	// atomic_add's int i).
+	var lk ctype.Kind
+	if in.Addr.Kind == cir.Addr {
+		lk = c.kinds[c.vars[in.Addr.Var]]
+	}
 	value := func(o cir.Operand, r string) string {
 		switch o.Kind {
 		case cir.Slot:
+			if lk.Narrow() && !contains(lk, e.kind[o.Slot]) {
+				e.emit(e.be.ext(r, e.slot[o.Slot], lk)...)
+				return r
+			}
 			return e.slot[o.Slot]
 		case cir.Addr:
 			return e.locReg[o.Var]
 		}
-		e.emit(e.be.li(r, o.Val)...)
+		e.emit(e.be.li(r, lk.Convert(o.Val))...)
 		return r
 	}
 	if len(in.Args) > 0 && kmap.Uses(insns, "{v}") {
@@ -490,5 +539,22 @@ func (e *emitter) prim(in cir.Instr) {
 			ops = append(ops, a)
 		}
 		e.emit(e.be.format(x.Op, ops))
+	}
+	if in.Dst < 0 {
+		return
+	}
+	// The value returned: a load's is the location's, kept converted to
+	// its type (every store converts); a read-modify-write's may be a
+	// sum computed in 64 bits (atomic_add_return), converted to the
+	// location's type; then the register's own type converts it.
+	ret, src := e.slot[in.Dst], ctype.Kind{}
+	if p, ok := c.t.Primitive(in.Prim); (ok && p.Kind == litmus.KLoad) || in.Prim == kmap.PlainLoad {
+		src = lk
+	} else if lk.Narrow() {
+		e.emit(e.be.ext(ret, ret, lk)...)
+		src = lk
+	}
+	if k := e.kind[in.Dst]; k.Narrow() && !contains(k, src) {
+		e.emit(e.be.ext(ret, ret, k)...)
 	}
 }
