@@ -45,6 +45,21 @@ func children(n Node) []Node {
 		return nodes(n.Args)
 	case *BraceList:
 		return nodes(n.Elems)
+	// A code test's nodes (ast_code.go), before lowering.
+	case *MemberExpr:
+		return []Node{n.X}
+	case *ReturnStmt:
+		return []Node{n.X}
+	case *IndirectCall:
+		return append([]Node{n.Fun}, nodes(n.Args)...)
+	case *LabeledStmt:
+		return []Node{n.Stmt}
+	case *SwitchStmt:
+		out := []Node{n.Tag}
+		for _, cl := range n.Clauses {
+			out = append(append(out, nodes(cl.Values)...), nodes(cl.Body)...)
+		}
+		return out
 	}
 	return nil
 }
