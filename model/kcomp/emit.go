@@ -385,6 +385,11 @@ func (e *emitter) instr(in cir.Instr) {
 		e.emit(be.unary(in.ALU, e.slot[in.Dst], e.operand(in.X, 0))...)
 		e.narrow(in.Dst)
 	case cir.Binary:
+		if _, isPPC := be.(ppc); isPPC && (in.ALU == "<<" || in.ALU == ">>") {
+			if !e.ppcShift(in) {
+				return
+			}
+		}
 		x, y := e.operand(in.X, 0), e.operand(in.Y, 1)
 		code, err := be.binary(in.ALU, e.slot[in.Dst], x, y)
 		if err != nil {
@@ -398,6 +403,50 @@ func (e *emitter) instr(in cir.Instr) {
 	case cir.Prim:
 		e.prim(in)
 	}
+}
+
+// ppcShift compiles a shift for POWER, whose 64-bit shifts (sld, srad)
+// herd's PPC lacks, and whose slw and sraw see the low word only: a left
+// shift by a constant is that many doublings (adds), and a right shift is
+// sraw only of a value an int holds; it reports whether the shift is
+// left to the general path.
+func (e *emitter) ppcShift(in cir.Instr) bool {
+	xk := ctype.Kind{}
+	switch in.X.Kind {
+	case cir.Slot:
+		xk = e.kind[in.X.Slot]
+	case cir.Const:
+		if in.X.Val == int64(int32(in.X.Val)) {
+			xk = ctype.Kind{Bits: 32, Signed: true}
+		}
+	}
+	if in.ALU == ">>" {
+		if contains(ctype.Kind{Bits: 32, Signed: true}, xk) {
+			return true
+		}
+		e.fail(e.c.unsupported(in.Pos, "a right shift of a value wider than an int: herd's PPC has no srad"))
+		return false
+	}
+	if in.Y.Kind != cir.Const || in.Y.Val < 0 || in.Y.Val > 63 {
+		if contains(ctype.Kind{Bits: 32, Signed: true}, xk) {
+			return true // slw, then the int's conversion
+		}
+		e.fail(e.c.unsupported(in.Pos, "a left shift of a value wider than an int by a variable amount: herd's PPC has no sld"))
+		return false
+	}
+	d, x := e.slot[in.Dst], e.operand(in.X, 0)
+	if in.Y.Val == 0 {
+		if x != d {
+			e.emit(e.be.mov(d, x))
+		}
+	} else {
+		e.emit("add " + d + "," + x + "," + x)
+		for range in.Y.Val - 1 {
+			e.emit("add " + d + "," + d + "," + d)
+		}
+	}
+	e.narrow(in.Dst)
+	return false
 }
 
 // narrow converts slot s to its C type when that is narrower than 64
