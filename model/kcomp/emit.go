@@ -121,6 +121,8 @@ type emitter struct {
 	// then sign- or zero-extended from the type's width, so that int r
 	// = INT_MAX + 1 is INT_MIN as under every model.
 	kind map[int]ctype.Kind
+	// wide holds the named slots of 64-bit C types (long, u64).
+	wide map[int]bool
 }
 
 // thread compiles thread pr.
@@ -156,7 +158,7 @@ func (c *compiler) thread(pr *litmus.Proc) (*thread, error) {
 		}
 		return true
 	})
-	e.kind = map[int]ctype.Kind{}
+	e.kind, e.wide = map[int]ctype.Kind{}, map[int]bool{}
 	for s, name := range ct.Names {
 		th.regs[name] = e.slot[s]
 		if t, ok := decl[name]; ok {
@@ -168,6 +170,7 @@ func (c *compiler) thread(pr *litmus.Proc) (*thread, error) {
 					th.setType(e.slot[s], "uint32_t")
 				}
 			case ctype.Wide(t):
+				e.wide[s] = true
 				th.setType(e.slot[s], "int64_t")
 			}
 		}
@@ -414,24 +417,26 @@ func (e *emitter) instr(in cir.Instr) {
 // sraw only of a value an int holds; it reports whether the shift is
 // left to the general path.
 func (e *emitter) ppcShift(in cir.Instr) bool {
-	xk := ctype.Kind{}
+	// wide: x is a register of a C type wider than an int (long,
+	// unsigned int) or a constant beyond an int. A temporary's or an
+	// undeclared register's type is not known here (the value of READ_ONCE(*p) >>
+	// 1): it is shifted as an int, as before.
+	wide := false
 	switch in.X.Kind {
 	case cir.Slot:
-		xk = e.kind[in.X.Slot]
+		wide = e.wide[in.X.Slot] || e.kind[in.X.Slot] == ctype.Kind{Bits: 32}
 	case cir.Const:
-		if in.X.Val == int64(int32(in.X.Val)) {
-			xk = ctype.Kind{Bits: 32, Signed: true}
-		}
+		wide = in.X.Val != int64(int32(in.X.Val))
 	}
 	if in.ALU == ">>" {
-		if contains(ctype.Kind{Bits: 32, Signed: true}, xk) {
+		if !wide {
 			return true
 		}
 		e.fail(e.c.unsupported(in.Pos, "a right shift of a value wider than an int: herd's PPC has no srad"))
 		return false
 	}
 	if in.Y.Kind != cir.Const || in.Y.Val < 0 || in.Y.Val > 63 {
-		if contains(ctype.Kind{Bits: 32, Signed: true}, xk) {
+		if !wide {
 			return true // slw, then the int's conversion
 		}
 		e.fail(e.c.unsupported(in.Pos, "a left shift of a value wider than an int by a variable amount: herd's PPC has no sld"))
@@ -599,10 +604,16 @@ func (e *emitter) prim(in cir.Instr) {
 	// its type (every store converts); a read-modify-write's may be a
 	// sum computed in 64 bits (atomic_add_return), converted to the
 	// location's type; then the register's own type converts it.
+	// A truth value (0 or 1: *_and_test, test_bit, a trylock's success)
+	// needs no conversion.
 	ret, src := e.slot[in.Dst], ctype.Kind{}
-	if p, ok := c.t.Primitive(in.Prim); (ok && p.Kind == litmus.KLoad) || in.Prim == kmap.PlainLoad {
+	p, ok := c.t.Primitive(in.Prim)
+	switch {
+	case in.Prim == kmap.PlainLoad || ok && p.Kind == litmus.KLoad && p.Ret == litmus.RetValue:
 		src = lk
-	} else if lk.Narrow() {
+	case ok && p.Ret > litmus.RetNew:
+		return
+	case lk.Narrow():
 		e.emit(e.be.ext(ret, ret, lk)...)
 		src = lk
 	}
