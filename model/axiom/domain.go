@@ -32,31 +32,23 @@ func (p *Program) Domains(capped bool) (dom [][]Val, converged bool, err error) 
 				next[i][v] = true
 			}
 		}
+		add := func(loc int, v Val) {
+			if v.IsSymbolic() {
+				return // a value a semantics left unchosen (lkmm's top)
+			}
+			if !next[loc][v] {
+				next[loc][v] = true
+				changed = true
+			}
+		}
 		maxWrites := 0
 		for _, th := range p.Threads {
 			if err := p.Budget.Err(); err != nil {
 				return nil, false, err
 			}
-			trs, _, err := th.Walk(dom, true)
+			most, err := walkWrites(th, dom, add)
 			if err != nil {
 				return nil, false, err
-			}
-			most := 0
-			for _, tr := range trs {
-				nw := 0
-				for _, e := range tr.Events {
-					if e.Kind == KindW {
-						nw++
-						if e.Val.IsSymbolic() {
-							continue // a value a semantics left unchosen (lkmm's top)
-						}
-						if !next[e.Loc][e.Val] {
-							next[e.Loc][e.Val] = true
-							changed = true
-						}
-					}
-				}
-				most = max(most, nw)
 			}
 			maxWrites += most
 		}
@@ -97,4 +89,28 @@ func (p *Program) Paths(dom [][]Val) ([][]Trace, bool, error) {
 		all[i] = trs
 	}
 	return all, cut, nil
+}
+
+// walkWrites calls write for every write of every path of th's walk for
+// the domains, and returns the most writes of one path.
+func walkWrites(th Thread, dom [][]Val, write func(loc int, v Val)) (int, error) {
+	if ww, ok := th.(WriteWalker); ok {
+		return ww.WalkWrites(dom, write)
+	}
+	trs, _, err := th.Walk(dom, true)
+	if err != nil {
+		return 0, err
+	}
+	most := 0
+	for _, tr := range trs {
+		nw := 0
+		for _, e := range tr.Events {
+			if e.Kind == KindW {
+				nw++
+				write(e.Loc, e.Val)
+			}
+		}
+		most = max(most, nw)
+	}
+	return most, nil
 }
