@@ -2,6 +2,7 @@ package lkmm
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/litmus-dev/litmus/internal/limit"
 )
@@ -23,12 +24,17 @@ import (
 // test gives the same answer after others as alone.
 var arenas sync.Pool
 
+// arenasReused counts the arenas getArena took from the pool (for
+// TestArenaReuse).
+var arenasReused atomic.Int64
+
 // arenaChunk is package axiom's first chunk size, in words.
 const arenaChunk = 1 << 14
 
 // getArena returns an empty arena accounted to b.
 func getArena(b *limit.Budget) *arena {
 	if a, ok := arenas.Get().(*arena); ok {
+		arenasReused.Add(1)
 		a.Reset(arenaMark{})
 		a.Events = 0
 		a.SetBudget(b)
