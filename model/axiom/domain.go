@@ -2,6 +2,7 @@ package axiom
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -25,19 +26,19 @@ func (p *Program) Domains(capped bool) (dom [][]Val, converged bool, err error) 
 	}
 	for round := 0; ; round++ {
 		changed := false
-		next := make([]map[Val]bool, len(dom))
+		// next[i] is dom[i] and then the values the round's writes add,
+		// in the order found (a domain has at most MaxDomain values, and
+		// usually two or three: a slice, not a map).
+		next := make([][]Val, len(dom))
 		for i, d := range dom {
-			next[i] = map[Val]bool{}
-			for _, v := range d {
-				next[i][v] = true
-			}
+			next[i] = slices.Clip(d)
 		}
 		add := func(loc int, v Val) {
 			if v.IsSymbolic() {
 				return // a value a semantics left unchosen (lkmm's top)
 			}
-			if !next[loc][v] {
-				next[loc][v] = true
+			if !slices.Contains(next[loc], v) {
+				next[loc] = append(next[loc], v)
 				changed = true
 			}
 		}
@@ -58,10 +59,9 @@ func (p *Program) Domains(capped bool) (dom [][]Val, converged bool, err error) 
 		if capped && round >= maxWrites {
 			return dom, false, nil
 		}
-		for i, m := range next {
-			d := make([]Val, 0, len(m))
-			for v := range m {
-				d = append(d, v)
+		for i, d := range next {
+			if len(d) == len(dom[i]) {
+				continue
 			}
 			sort.Slice(d, func(a, b int) bool { return d[a].Less(d[b]) })
 			if len(d) > MaxDomain {
