@@ -29,6 +29,12 @@ func TestCodeErrors(t *testing.T) {
 			"is read with a plain access and resolved to its initial value, but a thread writes it"},
 		{"null", codeHead + "{ struct sock sk; }\nP0(struct sock *sk)\n{\n\tWRITE_ONCE(sk->sk_socket->flags, 1);\n}\nexists (sk.sk_val=0)\n",
 			"t.litmus:8:13: NULL pointer dereference"},
+		{"local address as a value", codeHead + "{ struct sock sk; }\nP0(struct sock *sk)\n{\n\tint v = 0;\n\tint r = &v == 0;\n}\nexists (sk.sk_val=0)\n",
+			"the address of a local used as a value"},
+		{"ops table read with a marked access", "C t\nstruct ops { void (*kick)(int *x); };\nstatic void kick(int *x) { WRITE_ONCE(*x, 1); }\nstruct dev { const struct ops *ops; int a; };\n{ struct ops o = { .kick = kick }; struct dev d = { .ops = &o }; }\nP0(struct dev *d)\n{\n\tstruct ops *r = READ_ONCE(d->ops);\n}\nexists (d.a=0)\n",
+			"t.litmus:5:47: d.ops points to o+0, which is no scalar location (function pointers only): read it only with plain accesses"},
+		{"try_cmpxchg of a pointer", codeHead + "{ struct socket so; struct sock sk = { .sk_socket = &so }; }\nP0(struct sock *sk)\n{\n\tstruct socket *old = 0;\n\tint ok = try_cmpxchg(&sk->sk_val, &old, 1);\n}\nexists (sk.sk_val=0)\n",
+			"argument 2 of try_cmpxchg must point to an integer"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("t.litmus", []byte(c.src))
@@ -64,6 +70,21 @@ func TestCodeInclude(t *testing.T) {
 		require.Contains(t, err.Error(), "zero.litmus:2:2: #include: ")
 		require.Contains(t, err.Error(), "more than 8 MiB; litmus reads tests up to 8 MiB")
 	}
+}
+
+// TestCodeTryCmpxchg checks try_cmpxchg's lowering, the kernel's generic
+// fallback: the expected value read once, cmpxchg of the same ordering,
+// old written only on failure, the value r == o; &old reaches it through
+// a helper's parameter.
+func TestCodeTryCmpxchg(t *testing.T) {
+	src := "C t\nstatic bool claim(atomic_t *v, int *old) { return atomic_try_cmpxchg_release(v, old, *old + 1); }\n{ atomic_t v; }\nP0(atomic_t *v)\n{\n\tint old = atomic_read(v);\n\tbool ok = claim(v, &old);\n}\nexists (0:ok=0)\n"
+	test, err := Parse("t.litmus", []byte(src))
+	require.NoError(t, err)
+	out := string(Format(test))
+	require.Contains(t, out, "\told = atomic_read(v);\n\tt = old + 1;\n\tt_1 = old;\n\tt_2 = atomic_cmpxchg_release(v, t_1, t);\n\tif (t_2 != t_1) {\n\t\told = t_2;\n\t}\n\tclaim_ret = t_2 == t_1;\n\tok = claim_ret;\n", out)
+	plain := "C t\n{}\nP0(atomic_t *v)\n{\n\tint old = 0;\n\tint ok = atomic_try_cmpxchg(v, &old, 1);\n}\nexists (0:ok=1)\n"
+	_, err = Parse("t.litmus", []byte(plain))
+	require.EqualError(t, err, "t.litmus:6:11: unknown function atomic_try_cmpxchg: herd's C has none; code tests (with a prelude) have it, or use cmpxchg")
 }
 
 // TestCodeEarlyReturn checks that the statements after an early return

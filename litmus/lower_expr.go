@@ -9,7 +9,15 @@ type value struct {
 	x    Expr
 	addr *place
 	fn   *funcDef
+	// local is set for the address of a local: the register that holds
+	// it (an out-parameter of a helper, &old of try_cmpxchg). Like addr
+	// and fn, a value fixed when the code is lowered.
+	local string
 }
+
+// fixed reports whether v is a pointer fixed when the code is lowered: an
+// object's place, a function or a local.
+func (v *value) fixed() bool { return v.addr != nil || v.fn != nil || v.local != "" }
 
 // lval is a lowered lvalue: a register, a fixed place, or *dyn (a
 // pointer value of the test; the place is doff bytes past its target,
@@ -104,6 +112,8 @@ func (in *inliner) conv(v *value) Expr {
 		return &Ident{NamePos: in.site, Name: s.loc}
 	case v.fn != nil:
 		in.errorf(in.site, "function %s used as a value (only calls through a function pointer fixed in the init block are supported)", v.fn.name)
+	case v.local != "":
+		in.errorf(in.site, "the address of a local used as a value: a code test passes it to a helper or a primitive, and dereferences it, only")
 	}
 	return intLit(in.site, 0)
 }
@@ -130,7 +140,7 @@ func (in *inliner) exprFor(e Expr, stmt bool) *value {
 		}
 		t := in.lw.typeOfIn(in, e.Type, e.Pos())
 		if t != nil && t.kind != kVoid {
-			v = &value{t: t, x: v.x, addr: v.addr, fn: v.fn}
+			v = &value{t: t, x: v.x, addr: v.addr, fn: v.fn, local: v.local}
 			if v.addr != nil && t.kind == kPtr {
 				v.addr = &place{obj: v.addr.obj, off: v.addr.off, t: t.elem}
 			}
@@ -173,8 +183,7 @@ func (in *inliner) exprFor(e Expr, stmt bool) *value {
 			case l.dyn != nil:
 				return &value{t: ptrTo(l.t), x: l.addr(in)}
 			}
-			in.errorf(e.Pos(), "cannot take the address of a local")
-			return nil
+			return &value{t: ptrTo(l.t), local: l.reg}
 		case "*":
 			l := in.lvalue(e)
 			if l == nil {
@@ -186,7 +195,7 @@ func (in *inliner) exprFor(e Expr, stmt bool) *value {
 		if v == nil {
 			return nil
 		}
-		if e.Op == "!" && (v.addr != nil || v.fn != nil) {
+		if e.Op == "!" && v.fixed() {
 			return &value{t: cInt, x: intLit(p, 0)} // a fixed pointer is not NULL
 		}
 		return &value{t: cInt, x: &UnaryExpr{OpPos: p, Op: e.Op, X: in.conv(v)}}
@@ -256,7 +265,7 @@ func (in *inliner) binary(e *BinaryExpr) *value {
 		return nil
 	}
 	x := in.conv(xv)
-	if (e.Op == "&&" || e.Op == "||") && (xv.addr != nil || xv.fn != nil) {
+	if (e.Op == "&&" || e.Op == "||") && xv.fixed() {
 		// A fixed pointer is true: x && y is y != 0, x || y is 1.
 		if e.Op == "||" {
 			return &value{t: cInt, x: intLit(p, 1)}
@@ -431,6 +440,9 @@ func (in *inliner) deref(v *value, p Pos) *lval {
 		in.errorf(p, "dereference of a function")
 		return nil
 	}
+	if v.local != "" {
+		return &lval{t: v.t.elem, reg: v.local}
+	}
 	if lit, ok := Unparen(v.x).(*IntLit); ok && lit.Value == 0 {
 		in.errorf(p, "NULL pointer dereference")
 		return nil
@@ -515,6 +527,17 @@ func (in *inliner) call(c *CallExpr, stmt bool) *value {
 	}
 	if f := in.lw.cs.funcs[name]; f != nil && f.body != nil {
 		return in.inline(f, c.Args, c.Pos(), stmt)
+	}
+	if base, ok := strings.CutPrefix(name, "try_"); ok && in.lw.cs.funcs[name] == nil {
+		if _, ok := in.lw.p.test.Primitive(base); ok {
+			return in.tryCmpxchg(c, base)
+		}
+	}
+	if i := strings.Index(name, "_try_cmpxchg"); i > 0 && in.lw.cs.funcs[name] == nil {
+		base := name[:i+1] + name[i+len("_try_"):]
+		if _, ok := in.lw.p.test.Primitive(base); ok {
+			return in.tryCmpxchg(c, base)
+		}
 	}
 	prim, ok := in.lw.p.test.Primitive(name)
 	if !ok {
@@ -733,7 +756,7 @@ func (in *inliner) inline(f *funcDef, args []Expr, callPos Pos, stmt bool) *valu
 		if name == "" {
 			continue
 		}
-		if v.addr != nil || v.fn != nil {
+		if v.fixed() {
 			nv := *v
 			nv.t = pt
 			if nv.addr != nil && pt.kind == kPtr {
@@ -805,4 +828,69 @@ func staticEqual(x, y *value) (bool, bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// tryCmpxchg lowers try_cmpxchg(v, old, new) and the atomic_ and
+// atomic_long_ forms of each ordering as the kernel's generic fallback
+// defines them (include/linux/atomic/atomic-arch-fallback.h,
+// raw_atomic_try_cmpxchg): o = *old; r = cmpxchg(v, o, new); if r != o,
+// *old = r; the value is r == o. base names the cmpxchg of the same
+// ordering; new is evaluated first, as an argument of the call.
+func (in *inliner) tryCmpxchg(c *CallExpr, base string) *value {
+	name := c.Fun.Name
+	p := in.pos(c.Pos())
+	if len(c.Args) != 3 {
+		in.errorf(c.Fun.Pos(), "wrong number of arguments to %s: have %d, want 3", name, len(c.Args))
+		return nil
+	}
+	nv := in.expr(c.Args[2])
+	if nv == nil {
+		return nil
+	}
+	ol := in.deref(in.expr(c.Args[1]), c.Args[1].Pos())
+	if ol == nil {
+		return nil
+	}
+	if !ol.t.isScalar() || ol.t.kind == kPtr {
+		in.errorf(c.Args[1].Pos(), "argument 2 of %s must point to an integer (the expected old value)", name)
+		return nil
+	}
+	ident := func(n string) *Ident { return &Ident{NamePos: p, Name: n} }
+	assign := func(dst string, x Expr) {
+		in.emit(&AssignStmt{LHS: ident(dst), OpPos: p, Op: "=", RHS: x, EndPos: p})
+	}
+	nx := in.conv(nv)
+	if _, ok := nx.(*IntLit); !ok {
+		n := in.temp(ol.t)
+		assign(n, nx)
+		nx = ident(n)
+	}
+	ov := in.load(ol, c.Args[1].Pos())
+	if ov == nil {
+		return nil
+	}
+	o := in.temp(ol.t)
+	assign(o, in.conv(ov))
+	// The call of base sees o and n through names no C identifier can
+	// spell.
+	in.push()
+	sc := in.scopes[len(in.scopes)-1]
+	sc["try_cmpxchg:old"] = &binding{t: ol.t, static: &value{t: ol.t, x: ident(o)}}
+	sc["try_cmpxchg:new"] = &binding{t: ol.t, static: &value{t: ol.t, x: nx}}
+	cv := in.call(&CallExpr{Fun: &Ident{NamePos: c.Fun.NamePos, Name: base}, Lparen: c.Lparen,
+		Args: []Expr{c.Args[0], &Ident{NamePos: c.Args[1].Pos(), Name: "try_cmpxchg:old"}, &Ident{NamePos: c.Args[2].Pos(), Name: "try_cmpxchg:new"}}, Rparen: c.Rparen}, false)
+	in.pop()
+	if cv == nil {
+		return nil
+	}
+	r := in.temp(ol.t)
+	assign(r, in.conv(cv))
+	lhs := in.lvalExpr(ol, c.Args[1].Pos())
+	if lhs == nil {
+		return nil
+	}
+	in.noteWrite(lhs)
+	set := &AssignStmt{LHS: lhs, OpPos: p, Op: "=", RHS: ident(r), EndPos: p}
+	in.emit(&IfStmt{If: p, Cond: &BinaryExpr{X: ident(r), OpPos: p, Op: "!=", Y: ident(o)}, Then: in.block([]Stmt{set}, c.Pos())})
+	return &value{t: cInt, x: &BinaryExpr{X: ident(r), OpPos: p, Op: "==", Y: ident(o)}}
 }

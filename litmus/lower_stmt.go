@@ -313,7 +313,7 @@ func (in *inliner) doReturn(s *ReturnStmt) {
 	if v == nil {
 		return
 	}
-	if v.addr != nil || v.fn != nil {
+	if v.fixed() {
 		if in.ret.static != nil && !sameStatic(in.ret.static, v) {
 			in.errorf(s.Pos(), "%s returns different fixed pointers on different paths, which a code test does not support", in.fn.name)
 		}
@@ -331,6 +331,9 @@ func (in *inliner) doReturn(s *ReturnStmt) {
 func sameStatic(a, b *value) bool {
 	if a.fn != nil || b.fn != nil {
 		return a.fn == b.fn
+	}
+	if a.local != "" || b.local != "" {
+		return a.local == b.local
 	}
 	return a.addr != nil && b.addr != nil && a.addr.obj == b.addr.obj && a.addr.off == b.addr.off
 }
@@ -444,8 +447,8 @@ func (in *inliner) decl(d *DeclStmt) {
 		if v == nil {
 			return
 		}
-		if v.addr != nil || v.fn != nil {
-			sc[name] = &binding{t: t, static: &value{t: t, addr: v.addr, fn: v.fn}}
+		if v.fixed() {
+			sc[name] = &binding{t: t, static: &value{t: t, addr: v.addr, fn: v.fn, local: v.local}}
 			return
 		}
 		r := in.newReg(name, t, d)

@@ -36,6 +36,9 @@ var codeTwins = []struct{ code, twin string }{
 	{"../testdata/code/ring-dep-code.litmus", "../testdata/code/ring-dep-flat.litmus"},
 	{"../testdata/code/ring-ctrl-code.litmus", "../testdata/code/ring-ctrl-flat.litmus"},
 	{"../testdata/code/rcu-container-code.litmus", "../testdata/code/rcu-container-flat.litmus"},
+	// An ops table of function pointers, an out-parameter, try_cmpxchg.
+	{"../testdata/code/ops-code.litmus", "../testdata/code/ops-flat.litmus"},
+	{"../testdata/code/trycmpxchg-code.litmus", "../testdata/code/trycmpxchg-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }
