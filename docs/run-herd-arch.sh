@@ -14,8 +14,11 @@ set -eu
 pattern=${1:-'x86/SB-ring-12|(aarch64|riscv|ppc)/SB-ring-10'}
 dir=$(mktemp -d)
 LITMUS_BENCH_DIR=$dir go test ./model/arch -run XXX -bench 'X86SBRing/N=12/op-tso|Arch/(aarch64|riscv|ppc)/SBring10$' -benchtime 1x -cpu 1 >/dev/null
-cpu() { # user+system seconds of the command
-	/usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -1 | awk '{print $1 + $2}'
+herd1() { # one herd7 run: its user+system seconds and its Observation line
+	t=$(mktemp)
+	obs=$(/usr/bin/time -f '%U %S' -o "$t" "$HERD" "$@" | grep '^Observation' || true)
+	printf '%s %s\n' "$(awk '{print $1 + $2}' "$t")" "$obs"
+	rm -f "$t"
 }
 for f in "$dir"/*/*.litmus; do
 	name=$(basename "$(dirname "$f")")/$(basename "$f" .litmus)
@@ -23,7 +26,6 @@ for f in "$dir"/*/*.litmus; do
 	a=$(basename "$(dirname "$f")")
 	m=$a.cat
 	[ "$a" = x86 ] && m=x86tso.cat
-	obs=$("$HERD" -model "$m" "$f" | grep '^Observation')
-	printf '%s %s %s\n' "$name" "$(cpu "$HERD" -model "$m" "$f")" "$obs"
+	printf '%s %s\n' "$name" "$(herd1 -model "$m" "$f")"
 done
 rm -rf "$dir"

@@ -29,10 +29,15 @@ LITMUS_BENCH_DIR=$dir go test ./model/cat/interp -run XXX -bench 'LKMM/SBring10/
 cpu() { # user+system seconds of the command
 	/usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -1 | awk '{print $1 + $2}'
 }
+herd1() { # one herd7 run: its user+system seconds and its Observation line
+	t=$(mktemp)
+	obs=$(/usr/bin/time -f '%U %S' -o "$t" "$HERD" "$@" | grep '^Observation' || true)
+	printf '%s %s\n' "$(awk '{print $1 + $2}' "$t")" "$obs"
+	rm -f "$t"
+}
 for f in "$dir"/*.litmus; do
 	basename "$f" | grep -Eq "$pattern" || continue
-	obs=$(cd "$lkmm" && "$HERD" -conf linux-kernel.cfg "$f" | grep '^Observation')
-	printf '%s %s %s\n' "$(basename "$f" .litmus)" "$(cd "$lkmm" && cpu "$HERD" -conf linux-kernel.cfg "$f")" "$obs"
+	printf '%s %s\n' "$(basename "$f" .litmus)" "$(cd "$lkmm" && herd1 -conf linux-kernel.cfg "$f")"
 done
 find "$(cd ../shared/corpus/lkmm && pwd)" -name '*.litmus' | sort > "$dir/corpus.txt"
 mkdir "$dir/one"
