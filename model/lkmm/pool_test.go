@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/internal/shapes"
 	"github.com/stretchr/testify/require"
 )
@@ -40,4 +41,52 @@ func TestArenaReuse(t *testing.T) {
 		}
 	}
 	require.Positive(t, arenasReused.Load()-before, "no arena was reused: the test compared nothing")
+}
+
+// walkOnly hides a thread's WalkWrites, so that axiom.Program.Domains
+// builds its paths (Walk) as it does for a semantics without the
+// shortcut.
+type walkOnly struct{ axiom.Thread }
+
+// TestWalkWritesSameDomains checks the domains' shortcut (WalkWrites,
+// the writes of the paths without the paths) against the domains
+// computed from the paths themselves, on every corpus test, the code
+// tests and generated shapes. The domains are capped at as many rounds as
+// a path has writes, as check computes them first (uncapped, a counting
+// loop's domains grow round after round up to axiom.MaxDomain values);
+// the rounds are the same either way.
+func TestWalkWritesSameDomains(t *testing.T) {
+	var tests []*litmus.Test
+	for _, rel := range corpusTests(t) {
+		test, err := litmus.ParseFile(filepath.Join(corpusRoot, "lkmm", rel))
+		require.NoError(t, err)
+		tests = append(tests, test)
+	}
+	codes, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "code", "*.litmus"))
+	for _, f := range codes {
+		if test, err := litmus.ParseFile(f); err == nil {
+			tests = append(tests, test)
+		}
+	}
+	tests = append(tests, mustParse(t, "sb", shapes.SBRing(4)), mustParse(t, "iriw", shapes.IRIW(3)), mustParse(t, "rcu", shapes.RCURing("GGRRRRGG")))
+	compared := 0
+	for _, test := range tests {
+		p, err := newProgram(test)
+		if err != nil {
+			continue // an input error either way
+		}
+		p.setAwaits(false)
+		fast := p.axiomProgram(0, nil)
+		plain := p.axiomProgram(0, nil)
+		for i, th := range plain.Threads {
+			plain.Threads[i] = walkOnly{th}
+		}
+		d1, c1, e1 := fast.Domains(true)
+		d2, c2, e2 := plain.Domains(true)
+		require.Equal(t, e2, e1, "%s: error", test.Name)
+		require.Equal(t, c2, c1, "%s: converged", test.Name)
+		require.Equal(t, d2, d1, "%s: domains", test.Name)
+		compared++
+	}
+	require.Greater(t, compared, 130, "too few tests compared")
 }
