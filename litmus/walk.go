@@ -63,6 +63,28 @@ func eachChild(n Node, f func(Node)) {
 		for _, x := range n.Elems {
 			f(x)
 		}
+	// A code test's nodes (ast_code.go), before lowering.
+	case *MemberExpr:
+		f(n.X)
+	case *ReturnStmt:
+		f(n.X)
+	case *IndirectCall:
+		f(n.Fun)
+		for _, x := range n.Args {
+			f(x)
+		}
+	case *LabeledStmt:
+		f(n.Stmt)
+	case *SwitchStmt:
+		f(n.Tag)
+		for _, cl := range n.Clauses {
+			for _, x := range cl.Values {
+				f(x)
+			}
+			for _, x := range cl.Body {
+				f(x)
+			}
+		}
 	}
 }
 

@@ -39,6 +39,9 @@ var codeTwins = []struct{ code, twin string }{
 	// An ops table of function pointers, an out-parameter, try_cmpxchg.
 	{"../testdata/code/ops-code.litmus", "../testdata/code/ops-flat.litmus"},
 	{"../testdata/code/trycmpxchg-code.litmus", "../testdata/code/trycmpxchg-flat.litmus"},
+	{"../testdata/code/condload-code.litmus", "../testdata/code/condload-flat.litmus"},
+	{"../testdata/code/claim-code.litmus", "../testdata/code/claim-flat.litmus"},
+	{"../testdata/code/slots-code.litmus", "../testdata/code/slots-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }
