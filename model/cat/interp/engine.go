@@ -456,11 +456,11 @@ func (s *search) execution(x *axiom.Execution) bool {
 			}
 			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
 			if s.viewOK {
-				g.bindBase("rf", ev.valueThunk(ev.relv(s.view.Rel(rf))))
-				g.bindBase("FW", ev.valueThunk(ev.setv(s.view.Set(fwSet))))
+				g.bindSlot(m.rfBase, ev.valueThunk(ev.relv(s.view.Rel(rf))))
+				g.bindSlot(m.fwBase, ev.valueThunk(ev.setv(s.view.Set(fwSet))))
 			} else {
-				g.bindBase("rf", ev.valueThunk(ev.relv(rf.Clone())))
-				g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
+				g.bindSlot(m.rfBase, ev.valueThunk(ev.relv(rf.Clone())))
+				g.bindSlot(m.fwBase, ev.valueThunk(ev.setv(fwSet)))
 			}
 			r.stop = false
 			r.pending = r.pending[:0]

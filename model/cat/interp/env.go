@@ -169,6 +169,7 @@ func (m *Model) baseSlots() {
 			m.enumSets[e] = enumValue(e)
 		}
 	}
+	m.rfBase, m.fwBase = m.baseSlot("rf"), m.baseSlot("FW")
 	m.candBase = make([]bool, m.nBase)
 	for _, n := range candidateNames {
 		if b := m.baseSlot(n); b >= 0 {

@@ -69,13 +69,14 @@ type Model struct {
 	noHoist bool      // see Options
 
 	// What bindBase binds, resolved to base slots once (see baseSlots).
-	primSlots  []primSlot
-	annotSlots []int                 // the base slot of each annotation's set, -1 unread
-	candBase   []bool                // by base slot: one of candidateNames
-	enumSets   map[*cat.Enum]valSetV // the top-level enums' sets
-	fixedSlot  []bool                // by slot: whether it is one of fixedSlots
-	fixedSlots []int                 // the slots of the fixed instructions
-	skipCache  skipsCache            // see skips
+	primSlots      []primSlot
+	annotSlots     []int                 // the base slot of each annotation's set, -1 unread
+	candBase       []bool                // by base slot: one of candidateNames
+	rfBase, fwBase int                   // the base slots of rf and FW, which every candidate binds
+	enumSets       map[*cat.Enum]valSetV // the top-level enums' sets
+	fixedSlot      []bool                // by slot: whether it is one of fixedSlots
+	fixedSlots     []int                 // the slots of the fixed instructions
+	skipCache      skipsCache            // see skips
 }
 
 // flatStmt is one top-level instruction of the flattened program
