@@ -66,7 +66,7 @@ func (in *interp) noteFault(e litmus.Expr, v Val) {
 		id = len(in.p.faultSites)
 		in.p.faultSites = append(in.p.faultSites, faultSite{thread: in.th.id, pos: pos, val: v, text: litmus.ExprString(e)})
 	}
-	in.setReg(faultReg, &regVal{v: intVal(int64(id + 1))})
+	in.setReg(faultReg, regVal{v: intVal(int64(id + 1))})
 	in.halted = true
 }
 
