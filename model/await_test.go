@@ -84,8 +84,58 @@ func awaitDiff(t require.TestingT, name string, test *litmus.Test, ms []Model) b
 				require.Contains(t, have, s, "%s: a state SC reaches with the real loops is not one %s with the reduction allows", name, m)
 			}
 		}
+		if m == LKMM {
+			stuckDiff(t, name, test, sc, red)
+		}
 	}
 	return true
+}
+
+// stuckDiff checks the LKMM's threads that spin forever (model/lkmm
+// spin.go) against the operational models running the real loops:
+// a thread that can spin forever under sc, tso or pso can under the
+// LKMM. A fair infinite SC (TSO, PSO) execution in which a thread spins
+// in an await reads, from some iteration on, the last write of every
+// location the iteration reads, and reduced to that one iteration it is
+// an execution the LKMM allows (each of those models is stronger than
+// the LKMM on a C test's primitives), so the LKMM's check finds it
+// (docs/semantics.md, "Threads that spin forever"). The other way does
+// not hold (the LKMM allows lost wakeups SC forbids).
+func stuckDiff(t require.TestingT, name string, test *litmus.Test, sc, lk *Result) {
+	if lk.Verdict == Unknown {
+		return
+	}
+	for _, m := range []Model{SC, TSO, PSO} {
+		op := sc
+		if m != SC {
+			var err error
+			op, err = Check(context.Background(), test, m, Options{})
+			require.NoError(t, err, name)
+		}
+		if op.Verdict == Unknown || !spinning(op) {
+			continue
+		}
+		stuckCompared++
+		require.NotEmpty(t, lk.Stuck, "%s: a thread can spin forever under %s (%s) but not under the LKMM", name, m, op.Stuck[0].Reason)
+	}
+	for _, s := range lk.Stuck {
+		require.Contains(t, s.Reason, "can never finish (it spins at line", name)
+	}
+}
+
+// stuckCompared counts the (test, operational model) pairs stuckDiff
+// held the LKMM to.
+var stuckCompared int
+
+// spinning reports whether some stuck state of an operational result
+// has a thread spinning in a loop (not waiting for a lock).
+func spinning(r *Result) bool {
+	for _, s := range r.Stuck {
+		if strings.Contains(s.Reason, "can never finish") && !strings.Contains(s.Reason, "waits forever") {
+			return true
+		}
+	}
+	return false
 }
 
 // awaitCompared counts the models under which the last awaitDiff
@@ -131,7 +181,9 @@ func TestAwaitDiffTestdata(t *testing.T) {
 	// The bundled loop tests: spin-waits (code and flat, acquire and
 	// ONCE), seqcount, cmpxchg increment, lost-wakeup, c-spin.
 	require.GreaterOrEqual(t, n, 10, "loop tests found")
-	t.Logf("%d loop tests, %d (test, model) state sets compared", n, compared)
+	// lost-wakeup spins under tso and pso.
+	require.GreaterOrEqual(t, stuckCompared, 2, "operational stuck answers compared")
+	t.Logf("%d loop tests, %d (test, model) state sets compared, %d stuck answers", n, compared, stuckCompared)
 }
 
 // TestAwaitNotes pins which loops the reduction takes and why it leaves
@@ -175,6 +227,11 @@ func spinTest(t *rapid.T) string {
 		fmt.Fprintf(&b, "\t"+store.Draw(t, "sx")+"\n", "x", i+1)
 		b.WriteString("\t" + fence.Draw(t, "fw") + "\n")
 		fmt.Fprintf(&b, "\t"+store.Draw(t, "sf")+"\n", "f", 1) // the value awaited: some execution exits
+		if rapid.Bool().Draw(t, "reset") {
+			// The flag set back: an execution whose waiter reads
+			// it last spins forever, under every model.
+			b.WriteString("\tWRITE_ONCE(*f, 0);\n")
+		}
 		if incs == 0 && rapid.Bool().Draw(t, "inc") {
 			incs++
 			b.WriteString("\t{ int o; do { o = READ_ONCE(*x); } while (" + rapid.SampledFrom([]string{"cmpxchg", "cmpxchg_relaxed", "cmpxchg_acquire"}).Draw(t, "cas") + "(x, o, o + 1) != o); }\n")
@@ -204,6 +261,8 @@ func TestAwaitDiffRapid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
+	stuckCompared = 0
+	defer func() { t.Logf("%d operational stuck answers compared", stuckCompared) }()
 	rapid.Check(t, func(t *rapid.T) {
 		src := spinTest(t)
 		test, err := litmus.Parse("spin.litmus", []byte(src))
@@ -243,6 +302,34 @@ func TestAwaitTwinsKernelCat(t *testing.T) {
 			for _, l := range got.Loops {
 				require.Contains(t, l, "checked as an await", f)
 			}
+		}
+	}
+}
+
+// TestLostWakeupStuck: the lost wakeup of docs/examples/lost-wakeup.litmus
+// leaves the sleeper spinning forever under every model that allows it
+// (tso, pso, the LKMM; SC forbids it), and the waker's smp_mb() between
+// setting the condition and looking for a sleeper removes it under all
+// of them.
+func TestLostWakeupStuck(t *testing.T) {
+	src, err := os.ReadFile("../docs/examples/lost-wakeup.litmus")
+	require.NoError(t, err)
+	fixed := strings.Replace(string(src), "WRITE_ONCE(*cond, 1);\n", "WRITE_ONCE(*cond, 1);\n\tsmp_mb();\n", 1)
+	require.NotEqual(t, string(src), fixed)
+	for _, tc := range []struct {
+		src   string
+		stuck map[Model]bool
+	}{
+		{string(src), map[Model]bool{SC: false, TSO: true, PSO: true, LKMM: true}},
+		{fixed, map[Model]bool{SC: false, TSO: false, PSO: false, LKMM: false}},
+	} {
+		test, err := litmus.Parse("lost-wakeup.litmus", []byte(tc.src))
+		require.NoError(t, err)
+		for _, m := range []Model{SC, TSO, PSO, LKMM} {
+			r, err := Check(context.Background(), test, m, Options{})
+			require.NoError(t, err)
+			require.NotEqual(t, Unknown, r.Verdict, r.Reason)
+			require.Equal(t, tc.stuck[m], spinning(r), "%s:\n%s", m, tc.src)
 		}
 	}
 }

@@ -43,6 +43,7 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	for _, f := range r.Faults {
 		res.Faults = append(res.Faults, report.Stuck{Reason: f})
 	}
+	res.Stuck = r.Stuck
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "lkmm"
 	return res, nil

@@ -36,6 +36,13 @@ type program struct {
 	// bits.
 	conv   []ctype.Kind
 	awaits awaits // the loops checked as awaits (await.go)
+	// sawSpin reports that a path of check failed an await's iteration,
+	// spinReads the most reads such an iteration made, per thread;
+	// spinEnds makes those paths end rather than die, for the second
+	// check, which numbers the awaits in spinSites (spin.go).
+	sawSpin, spinEnds, spinOverflow bool
+	spinReads                       map[int]int
+	spinSites                       []spinSite
 }
 
 // narrowWrite converts the integer value of write e to its location's C

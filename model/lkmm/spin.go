@@ -1,0 +1,256 @@
+package lkmm
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/litmus-dev/litmus/internal/limit"
+	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/report"
+)
+
+// This file finds the threads that can spin forever in an await
+// (await.go): the await-termination check of GenMC (Kokologiannakis,
+// Ren, Vafeiadis, "Dynamic partial order reductions for spinloops",
+// FMCAD 2021, its liveness check) under the fairness of Lahav,
+// Namakonov, Oberhauser, Podkopaev, Vafeiadis, "Making weak memory
+// models fair", OOPSLA 2021 (docs/semantics.md, "Threads that spin
+// forever", gives the argument).
+//
+// A thread spins forever in an allowed execution when the one iteration
+// of an await that the reduction keeps fails and every read of that
+// iteration reads the final value of its location (the value of its
+// co-last write): run again, the iteration reads the same values, from
+// the co-last writes, which no write ever overwrites, and fails again;
+// the iterations added so only read the co-last writes and add no
+// ordering edge back into the rest of the execution, so the execution
+// with any number of them, and its infinite limit, is allowed. And in a
+// fair infinite execution in which the thread spins, its reads
+// eventually read the co-last writes (memory fairness: a write is not
+// overtaken by infinitely many reads that miss it), so the execution
+// reduced to one such iteration is among those found. An execution in
+// which a thread's failed iteration reads an older value is one in
+// which that thread has not yet seen the last write: not a witness.
+//
+// check drops the paths on which an await's iteration fails (they have
+// no final state). When some path did, spins checks the test again with
+// those paths kept: such a path ends after its failed iteration with
+// register spinReg holding 1 + the await's number in program.spinSites
+// and, for each read of the iteration, spinLocReg(j) holding 1 + its
+// location and spinValReg(j) the value read; the final states observe
+// every location and those registers, and a state is a witness when
+// every thread that ended so read the final values.
+
+// spinReg is the register a path that spins forever ends with, in the
+// second check; a name no C test can declare (faultReg says why).
+const spinReg = "__spin"
+
+func spinLocReg(j int) string { return fmt.Sprintf("__spin_l%d", j) }
+func spinValReg(j int) string { return fmt.Sprintf("__spin_v%d", j) }
+
+// spinSite is an await some path of the second check spun in.
+type spinSite struct {
+	thread int
+	loop   litmus.Stmt
+}
+
+// noteSpin records, in the first check, that a complete path of thread
+// th failed an await's iteration, whose events are evs.
+func (p *program) noteSpin(th int, evs []event) {
+	n := 0
+	for i := range evs {
+		if evs[i].kind == evR {
+			n++
+		}
+	}
+	if p.spinReads == nil {
+		p.spinReads = map[int]int{}
+	}
+	p.sawSpin = true
+	p.spinReads[th] = max(p.spinReads[th], n)
+}
+
+// spinEnd ends a path of the second check after the failed iteration of
+// aw that began with event start.
+func (in *interp) spinEnd(aw *litmus.Await, start int) {
+	p := in.p
+	id := -1
+	for i, s := range p.spinSites {
+		if s.thread == in.th.id && s.loop == aw.Loop {
+			id = i
+		}
+	}
+	if id < 0 {
+		id = len(p.spinSites)
+		p.spinSites = append(p.spinSites, spinSite{thread: in.th.id, loop: aw.Loop})
+	}
+	j := 0
+	for _, e := range in.events[start:] {
+		if e.kind != evR {
+			continue
+		}
+		if j >= p.spinReads[in.th.id] {
+			// The first check saw fewer reads in a failed
+			// iteration of this thread: no column for this one.
+			p.spinOverflow = true
+			break
+		}
+		in.setReg(spinLocReg(j), &regVal{v: intVal(int64(e.loc + 1))})
+		in.setReg(spinValReg(j), &regVal{v: e.val})
+		j++
+	}
+	in.setReg(spinReg, &regVal{v: intVal(int64(id + 1))})
+	in.halted = true
+}
+
+// maxSpinReports bounds the witnesses reported, as the operational
+// models bound their stuck states.
+const maxSpinReports = 3
+
+// spins runs the second check and returns the ways some allowed
+// execution has threads spinning forever (at most maxSpinReports, each
+// naming its threads and what their last iteration read), and, when
+// that check stopped at a limit, why it is incomplete.
+func spins(b *limit.Budget, t *litmus.Test, opt Options, first *program) ([]report.Stuck, string, error) {
+	ft := litmus.Clone(t)
+	ft.Filter, ft.Invariants = nil, nil
+	var locs []*litmus.LocRef
+	for _, n := range first.names {
+		locs = append(locs, &litmus.LocRef{Proc: -1, Name: n, Index: -1})
+	}
+	var prop litmus.Prop
+	for _, pr := range ft.Procs {
+		reg := func(name string) *litmus.LocRef {
+			return &litmus.LocRef{Proc: pr.ID, Name: name, Index: -1}
+		}
+		a := &litmus.AtomProp{Loc: reg(spinReg), Op: "!=", Val: &litmus.Value{IsInt: true}}
+		if prop == nil {
+			prop = a
+		} else {
+			prop = &litmus.BinProp{X: prop, Op: `\/`, Y: a}
+		}
+		locs = append(locs, reg(spinReg))
+		for j := 0; j < first.spinReads[pr.ID]; j++ {
+			locs = append(locs, reg(spinLocReg(j)), reg(spinValReg(j)))
+		}
+	}
+	if prop == nil {
+		return nil, "", nil
+	}
+	ft.Locations = locs
+	ft.Cond = &litmus.Cond{Quant: litmus.Exists, Prop: prop}
+	p, err := newProgram(ft)
+	if err != nil {
+		return nil, "", err
+	}
+	p.setAwaits(opt.Unroll)
+	p.spinEnds = true
+	p.spinReads = first.spinReads
+	opt.WitnessFor, opt.Graphs = nil, false
+	r, err := p.check(b, opt)
+	if err != nil {
+		return nil, "", err
+	}
+	incomplete := r.Incomplete
+	if r.Verdict == Unknown {
+		incomplete = r.Reason
+	}
+	if p.spinOverflow {
+		return nil, "", fmt.Errorf("lkmm: %s: a failed iteration of an await read more locations in the check for threads that spin forever than in the first check", t.Name)
+	}
+	var out []report.Stuck
+	seen := map[string]bool{}
+	for _, st := range r.States.Slice() {
+		if s, ok := p.spinWitness(st); ok && !seen[s.Reason] && len(out) < maxSpinReports {
+			seen[s.Reason] = true
+			out = append(out, s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Reason < out[j].Reason })
+	return out, incomplete, nil
+}
+
+// spinWitness reports whether final state st of the second check is an
+// execution in which threads spin forever: each thread that ended in a
+// failed iteration read the final value of every location it read.
+func (p *program) spinWitness(st report.State) (report.Stuck, bool) {
+	vals := map[string]report.Value{}
+	for _, lv := range st.Values {
+		vals[lv.Loc] = lv.Val
+	}
+	var s report.Stuck
+	var why []string
+	for _, pr := range p.test.Procs {
+		reg := func(name string) report.Value { return vals[fmt.Sprintf("%d:%s", pr.ID, name)] }
+		id := reg(spinReg)
+		if id.Sym != "" || id.Int <= 0 || int(id.Int) > len(p.spinSites) {
+			continue
+		}
+		var read []string
+		for j := 0; j < p.spinReads[pr.ID]; j++ {
+			l := reg(spinLocReg(j))
+			if l.Sym != "" || l.Int <= 0 || int(l.Int) > len(p.names) {
+				break
+			}
+			name := p.names[l.Int-1]
+			v := reg(spinValReg(j))
+			final, ok := vals[name]
+			if !ok {
+				final, ok = vals["["+name+"]"]
+			}
+			if !ok || final != v {
+				return report.Stuck{}, false // it has yet to see the last write of name
+			}
+			read = append(read, name+"="+v.String())
+		}
+		site := p.spinSites[id.Int-1]
+		s.Threads = append(s.Threads, pr.ID)
+		what := "reads nothing"
+		if len(read) > 0 {
+			what = "reads " + strings.Join(dedupe(read), ", ") + ", the last value written"
+		}
+		why = append(why, fmt.Sprintf("P%d can never finish (it spins at line %d: %s; in an allowed execution its iteration %s, so no later write lets it leave)",
+			pr.ID, p.line(site.loop.Pos()), loopHead(site.loop), what))
+	}
+	if len(s.Threads) == 0 {
+		return report.Stuck{}, false
+	}
+	s.Reason = strings.Join(why, "; ")
+	return s, true
+}
+
+func dedupe(list []string) []string {
+	var out []string
+	for _, x := range list {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (p *program) line(pos litmus.Pos) int {
+	if p.test.File == nil {
+		return 0
+	}
+	return p.test.File.Position(pos).Line
+}
+
+// loopHead is the loop as the operational models name it in a stuck
+// report: "while (r1 == 0)".
+func loopHead(s litmus.Stmt) string {
+	switch s := s.(type) {
+	case *litmus.WhileStmt:
+		return "while (" + litmus.ExprString(s.Cond) + ")"
+	case *litmus.DoWhileStmt:
+		return "do ... while (" + litmus.ExprString(s.Cond) + ")"
+	case *litmus.ForStmt:
+		if s.Cond != nil {
+			return "for (...; " + litmus.ExprString(s.Cond) + "; ...)"
+		}
+		return "for (;;)"
+	}
+	return "loop"
+}
