@@ -88,8 +88,43 @@ func awaitDiff(t require.TestingT, name string, test *litmus.Test, ms []Model) b
 			stuckDiff(t, name, test, sc, red)
 		}
 	}
+	scStuckSame(t, name, test, sc)
 	return true
 }
+
+// scStuckSame checks the spin check (model/lkmm spin.go) for exactness
+// where both families model the same thing: under model/cat/lib/sc.cat,
+// the axiomatic SC, a thread can spin forever in an await exactly when
+// the operational SC machine, running the real loops, has a state from
+// which it can never finish. The check is sound (a witness extends to a
+// fair infinite execution, so SC's search reaches a state from which
+// the thread never leaves) and complete (a fair infinite SC execution in
+// which the thread spins reduces to a witness), docs/semantics.md.
+func scStuckSame(t require.TestingT, name string, test *litmus.Test, sc *Result) {
+	if sc.Verdict == Unknown {
+		return
+	}
+	if scCat.cat == nil {
+		var err error
+		scCat, err = LoadCat("cat/lib/sc.cat", CatOptions{})
+		require.NoError(t, err)
+	}
+	r, err := Check(context.Background(), test, scCat, Options{})
+	require.NoError(t, err, name)
+	if r.Verdict == Unknown {
+		return
+	}
+	require.Equal(t, stateLines(sc), stateLines(r), "%s: final states of SC and sc.cat", name)
+	scSpinCompared++
+	require.Equal(t, spinning(sc), len(r.Stuck) > 0, "%s: a thread can spin forever under SC (op %v) and sc.cat (%v)", name, sc.Stuck, r.Stuck)
+}
+
+// scSpinCompared counts the tests scStuckSame compared; scCat is
+// sc.cat, loaded once.
+var (
+	scSpinCompared int
+	scCat          Model
+)
 
 // stuckDiff checks the LKMM's threads that spin forever (model/lkmm
 // spin.go) against the operational models running the real loops:
@@ -164,6 +199,7 @@ func TestAwaitDiffTestdata(t *testing.T) {
 	}
 	ms := awaitModels(t)
 	n, compared := 0, 0
+	stuckCompared, scSpinCompared = 0, 0
 	for _, f := range files {
 		test, err := litmus.ParseFile(f)
 		if err != nil || test.Arch != litmus.ArchC {
@@ -183,6 +219,7 @@ func TestAwaitDiffTestdata(t *testing.T) {
 	require.GreaterOrEqual(t, n, 10, "loop tests found")
 	// lost-wakeup spins under tso and pso.
 	require.GreaterOrEqual(t, stuckCompared, 2, "operational stuck answers compared")
+	require.GreaterOrEqual(t, scSpinCompared, 10, "tests compared under SC and sc.cat")
 	t.Logf("%d loop tests, %d (test, model) state sets compared, %d stuck answers", n, compared, stuckCompared)
 }
 
@@ -261,8 +298,10 @@ func TestAwaitDiffRapid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	stuckCompared = 0
-	defer func() { t.Logf("%d operational stuck answers compared", stuckCompared) }()
+	stuckCompared, scSpinCompared = 0, 0
+	defer func() {
+		t.Logf("%d operational stuck answers compared with the LKMM's, %d tests under SC and sc.cat", stuckCompared, scSpinCompared)
+	}()
 	rapid.Check(t, func(t *rapid.T) {
 		src := spinTest(t)
 		test, err := litmus.Parse("spin.litmus", []byte(src))

@@ -236,10 +236,44 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 		return nil, err
 	}
 	var loops []string
+	var stuck []report.Stuck
 	if t.Arch == litmus.ArchC {
 		loops = lkmm.LoopNotes(t, opt.Unroll)
+		if r.Verdict != axiom.Unknown {
+			if stuck, err = catSpins(ctx, cm, p, opt, b); err != nil {
+				var ex *limit.Exceeded
+				if !errors.As(err, &ex) {
+					return nil, err
+				}
+				r.Verdict, r.Ok, r.Reason = axiom.Unknown, false, "the search for threads that spin forever stopped early: "+ex.Reason
+			}
+		}
 	}
-	return catResult(t, m, r, r.States, r.Why, loops, start), nil
+	res := catResult(t, m, r, r.States, r.Why, loops, start)
+	res.Stuck = stuck
+	return res, nil
+}
+
+// catSpins finds, for a C test under a cat model, the threads that can
+// spin forever in an await: the second check of model/lkmm's spin.go,
+// under the cat model, when some walk of p failed an await's iteration.
+// A search it could not finish is a *limit.Exceeded.
+func catSpins(ctx context.Context, cm *interp.Model, p *axiom.Program, opt Options, b *limit.Budget) ([]report.Stuck, error) {
+	sp, reports, err := lkmm.SpinProgram(p, opt.LoopBound, b)
+	if err != nil || sp == nil {
+		return nil, err
+	}
+	o := opt
+	o.Explain, o.WitnessFor = false, nil
+	r, err := catSearch(ctx, cm, sp, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	stuck, err := reports(r.States)
+	if err == nil && r.Verdict == axiom.Unknown && len(stuck) == 0 {
+		return nil, &limit.Exceeded{Reason: r.Reason}
+	}
+	return stuck, err
 }
 
 // catSearch runs cat model cm's search over the candidate executions of

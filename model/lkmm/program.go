@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/ctype"
@@ -43,6 +44,7 @@ type program struct {
 	sawSpin, spinEnds, spinOverflow bool
 	spinReads                       map[int]int
 	spinSites                       []spinSite
+	spinMu                          sync.Mutex // walks may run at once
 }
 
 // narrowWrite converts the integer value of write e to its location's C

@@ -8,6 +8,7 @@ import (
 
 	"github.com/litmus-dev/litmus/internal/limit"
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/report"
 )
 
@@ -65,6 +66,8 @@ func (p *program) noteSpin(th int, evs []event) {
 			n++
 		}
 	}
+	p.spinMu.Lock()
+	defer p.spinMu.Unlock()
 	if p.spinReads == nil {
 		p.spinReads = map[int]int{}
 	}
@@ -76,6 +79,8 @@ func (p *program) noteSpin(th int, evs []event) {
 // aw that began with event start.
 func (in *interp) spinEnd(aw *litmus.Await, start int) {
 	p := in.p
+	p.spinMu.Lock()
+	defer p.spinMu.Unlock()
 	id := -1
 	for i, s := range p.spinSites {
 		if s.thread == in.th.id && s.loop == aw.Loop {
@@ -114,6 +119,26 @@ const maxSpinReports = 3
 // naming its threads and what their last iteration read), and, when
 // that check stopped at a limit, why it is incomplete.
 func spins(b *limit.Budget, t *litmus.Test, opt Options, first *program) ([]report.Stuck, string, error) {
+	p, err := spinProgram(t, first, opt.Unroll)
+	if err != nil || p == nil {
+		return nil, "", err
+	}
+	opt.WitnessFor, opt.Graphs = nil, false
+	r, err := p.check(b, opt)
+	if err != nil {
+		return nil, "", err
+	}
+	incomplete := r.Incomplete
+	if r.Verdict == Unknown {
+		incomplete = r.Reason
+	}
+	out, err := p.spinReports(r.States)
+	return out, incomplete, err
+}
+
+// spinProgram is the program of the second check: t with its spinning
+// paths kept and observed, the reads counted by the first check's walks.
+func spinProgram(t *litmus.Test, first *program, unroll bool) (*program, error) {
 	ft := litmus.Clone(t)
 	ft.Filter, ft.Invariants = nil, nil
 	var locs []*litmus.LocRef
@@ -137,39 +162,57 @@ func spins(b *limit.Budget, t *litmus.Test, opt Options, first *program) ([]repo
 		}
 	}
 	if prop == nil {
-		return nil, "", nil
+		return nil, nil
 	}
 	ft.Locations = locs
 	ft.Cond = &litmus.Cond{Quant: litmus.Exists, Prop: prop}
 	p, err := newProgram(ft)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	p.setAwaits(opt.Unroll)
+	p.setAwaits(unroll)
 	p.spinEnds = true
 	p.spinReads = first.spinReads
-	opt.WitnessFor, opt.Graphs = nil, false
-	r, err := p.check(b, opt)
-	if err != nil {
-		return nil, "", err
-	}
-	incomplete := r.Incomplete
-	if r.Verdict == Unknown {
-		incomplete = r.Reason
-	}
+	return p, nil
+}
+
+// spinReports reads the witnesses off the final states of the second
+// check.
+func (p *program) spinReports(states report.States) ([]report.Stuck, error) {
 	if p.spinOverflow {
-		return nil, "", fmt.Errorf("lkmm: %s: a failed iteration of an await read more locations in the check for threads that spin forever than in the first check", t.Name)
+		return nil, fmt.Errorf("lkmm: %s: a failed iteration of an await read more locations in the check for threads that spin forever than in the first check", p.test.Name)
 	}
 	var out []report.Stuck
 	seen := map[string]bool{}
-	for _, st := range r.States.Slice() {
+	for _, st := range states.Slice() {
 		if s, ok := p.spinWitness(st); ok && !seen[s.Reason] && len(out) < maxSpinReports {
 			seen[s.Reason] = true
 			out = append(out, s)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Reason < out[j].Reason })
-	return out, incomplete, nil
+	return out, nil
+}
+
+// SpinProgram is, for a program of ProgramLimited (a C test for a cat
+// model) whose walks failed some await's iteration, the program of the
+// check for threads that spin forever, with the function that reads
+// their reports off its final states; nil when no walk failed one.
+func SpinProgram(first *axiom.Program, loopBound int, b *limit.Budget) (*axiom.Program, func(report.States) ([]report.Stuck, error), error) {
+	if len(first.Threads) == 0 {
+		return nil, nil, nil
+	}
+	ct, ok := first.Threads[0].(*cThread)
+	if !ok || !ct.p.sawSpin {
+		return nil, nil, nil
+	}
+	p, err := spinProgram(ct.p.test, ct.p, false)
+	if err != nil || p == nil {
+		return nil, nil, err
+	}
+	ap := p.axiomProgram(loopBound, b)
+	ap.Budget = b
+	return ap, p.spinReports, nil
 }
 
 // spinWitness reports whether final state st of the second check is an
