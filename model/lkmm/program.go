@@ -8,6 +8,7 @@ import (
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/ctype"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // maxThreads is the most threads a test may have.
@@ -44,7 +45,8 @@ type program struct {
 	sawSpin, spinEnds, spinOverflow bool
 	spinReads                       map[int]int
 	spinSites                       []spinSite
-	spinMu                          sync.Mutex // walks may run at once
+	spinStates                      []report.State // the final state of each report
+	spinMu                          sync.Mutex     // walks may run at once
 }
 
 // narrowWrite converts the integer value of write e to its location's C

@@ -3,7 +3,6 @@ package lkmm
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -123,6 +122,7 @@ func spins(b *limit.Budget, t *litmus.Test, opt Options, first *program) ([]repo
 	if err != nil || p == nil {
 		return nil, "", err
 	}
+	graphs := opt.Graphs
 	opt.WitnessFor, opt.Graphs = nil, false
 	r, err := p.check(b, opt)
 	if err != nil {
@@ -133,7 +133,36 @@ func spins(b *limit.Budget, t *litmus.Test, opt Options, first *program) ([]repo
 		incomplete = r.Reason
 	}
 	out, err := p.spinReports(r.States)
-	return out, incomplete, err
+	if err != nil || !graphs {
+		return out, incomplete, err
+	}
+	// The execution of each report, for explain: the first allowed one
+	// with its threads' spinning iterations and the final values they
+	// read.
+	for i := range out {
+		st := p.spinStates[i]
+		_, prop, _ := p.spinWitness(st)
+		if prop == nil {
+			continue
+		}
+		opt.WitnessFor, opt.Graphs = prop, true
+		g, err := p.check(b, opt)
+		if err != nil {
+			return nil, "", err
+		}
+		if w := g.Witness; w != nil {
+			// The final state without the check's own registers.
+			var keep []string
+			for _, b := range strings.Split(w.Final, "; ") {
+				if b = strings.TrimSuffix(b, ";"); b != "" && !strings.Contains(b, ":"+spinReg) {
+					keep = append(keep, b+";")
+				}
+			}
+			w.Final = strings.Join(keep, " ")
+			out[i].Graph = w
+		}
+	}
+	return out, incomplete, nil
 }
 
 // spinProgram is the program of the second check: t with its spinning
@@ -183,14 +212,16 @@ func (p *program) spinReports(states report.States) ([]report.Stuck, error) {
 		return nil, fmt.Errorf("lkmm: %s: a failed iteration of an await read more locations in the check for threads that spin forever than in the first check", p.test.Name)
 	}
 	var out []report.Stuck
+	p.spinStates = nil
 	seen := map[string]bool{}
 	for _, st := range states.Slice() {
-		if s, ok := p.spinWitness(st); ok && !seen[s.Reason] && len(out) < maxSpinReports {
+		if s, _, ok := p.spinWitness(st); ok && !seen[s.Reason] && len(out) < maxSpinReports {
 			seen[s.Reason] = true
 			out = append(out, s)
+			p.spinStates = append(p.spinStates, st)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Reason < out[j].Reason })
+	// The states come sorted, so the reports are in a fixed order.
 	return out, nil
 }
 
@@ -217,16 +248,33 @@ func SpinProgram(first *axiom.Program, loopBound int, b *limit.Budget) (*axiom.P
 
 // spinWitness reports whether final state st of the second check is an
 // execution in which threads spin forever: each thread that ended in a
-// failed iteration read the final value of every location it read.
-func (p *program) spinWitness(st report.State) (report.Stuck, bool) {
+// failed iteration read the final value of every location it read. It
+// returns the report and the proposition that holds exactly in the
+// final states of such executions (nil when a value has no literal).
+func (p *program) spinWitness(st report.State) (report.Stuck, litmus.Prop, bool) {
 	vals := map[string]report.Value{}
 	for _, lv := range st.Values {
 		vals[lv.Loc] = lv.Val
 	}
 	var s report.Stuck
 	var why []string
+	var prop litmus.Prop
+	literal := true
+	atom := func(l *litmus.LocRef, v report.Value) {
+		val := &litmus.Value{IsInt: true, Int: v.Int}
+		if v.Sym != "" {
+			val = &litmus.Value{Sym: v.Sym}
+			literal = literal && v.Int == 0
+		}
+		var a litmus.Prop = &litmus.AtomProp{Loc: l, Op: "=", Val: val}
+		if prop != nil {
+			a = &litmus.BinProp{X: prop, Op: `/\`, Y: a}
+		}
+		prop = a
+	}
 	for _, pr := range p.test.Procs {
 		reg := func(name string) report.Value { return vals[fmt.Sprintf("%d:%s", pr.ID, name)] }
+		regRef := func(name string) *litmus.LocRef { return &litmus.LocRef{Proc: pr.ID, Name: name, Index: -1} }
 		id := reg(spinReg)
 		if id.Sym != "" || id.Int <= 0 || int(id.Int) > len(p.spinSites) {
 			continue
@@ -244,10 +292,14 @@ func (p *program) spinWitness(st report.State) (report.Stuck, bool) {
 				final, ok = vals["["+name+"]"]
 			}
 			if !ok || final != v {
-				return report.Stuck{}, false // it has yet to see the last write of name
+				return report.Stuck{}, nil, false // it has yet to see the last write of name
 			}
 			read = append(read, name+"="+v.String())
+			atom(&litmus.LocRef{Proc: -1, Name: name, Index: -1}, v)
+			atom(regRef(spinLocReg(j)), l)
+			atom(regRef(spinValReg(j)), v)
 		}
+		atom(regRef(spinReg), id)
 		site := p.spinSites[id.Int-1]
 		s.Threads = append(s.Threads, pr.ID)
 		what := "reads nothing"
@@ -258,10 +310,13 @@ func (p *program) spinWitness(st report.State) (report.Stuck, bool) {
 			pr.ID, p.line(site.loop.Pos()), loopHead(site.loop), what))
 	}
 	if len(s.Threads) == 0 {
-		return report.Stuck{}, false
+		return report.Stuck{}, nil, false
 	}
 	s.Reason = strings.Join(why, "; ")
-	return s, true
+	if !literal {
+		prop = nil
+	}
+	return s, prop, true
 }
 
 func dedupe(list []string) []string {

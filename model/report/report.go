@@ -287,6 +287,10 @@ type Stuck struct {
 	// Trace leads to the state; for a blocked thread it ends with a
 	// StepBlock step per waiting thread.
 	Trace Trace
+	// Graph is, under an axiomatic model with Options.Explain, the
+	// allowed execution in which the threads spin forever: their
+	// failed iterations and the last writes they read (no Trace then).
+	Graph *Graph
 }
 
 // Stats describe the search.
