@@ -240,8 +240,17 @@ func TestAwaitNotes(t *testing.T) {
 		{"while (!READ_ONCE(*x)) { if (READ_ONCE(*y)) break; }", "unrolled (it has a break besides its exit test)"},
 		{"while (!READ_ONCE(*x)) smp_store_mb(*y, 1);", "unrolled (it calls smp_store_mb, which writes)"},
 		{"while (!READ_ONCE(*y)) cpu_relax();", "unrolled (a location it reads may be written by the plain store at line 4"},
+		// The try_cmpxchg retry loop as a code test lowers it
+		// (litmus/retry.go), and what keeps it unrolled.
+		{"r0 = READ_ONCE(*x); do { r1 = r0; r2 = cmpxchg(x, r1, r1 + 1); if (r2 != r1) r0 = r2; } while (r2 != r1);", "checked as an await"},
+		{"r0 = atomic_read(x); do { r1 = r0; r2 = atomic_cmpxchg_acquire(x, r1, r0 * 2); if (r2 != r1) r0 = r2; } while (!(r2 == r1));", "checked as an await"},
+		{"r0 = 0; do { r1 = r0; r2 = cmpxchg(x, r1, r1 + 1); if (r2 != r1) r0 = r2; } while (r2 != r1);", "unrolled (a try_cmpxchg retry loop, but r0 is not read from x with a relaxed read just before it"},
+		{"r0 = smp_load_acquire(x); do { r1 = r0; r2 = cmpxchg(x, r1, r1 + 1); if (r2 != r1) r0 = r2; } while (r2 != r1);", "unrolled (a try_cmpxchg retry loop, but r0 is not read from x with a relaxed read"},
+		{"r0 = READ_ONCE(*x); smp_mb(); do { r1 = r0; r2 = cmpxchg(x, r1, r1 + 1); if (r2 != r1) r0 = r2; } while (r2 != r1);", "unrolled (a try_cmpxchg retry loop, but r0 is not read from x"},
+		{"r0 = READ_ONCE(*x); do { r1 = r0; r2 = cmpxchg(x, r1, READ_ONCE(*y)); if (r2 != r1) r0 = r2; } while (r2 != r1);", "unrolled (a try_cmpxchg retry loop, but an iteration has events before its cmpxchg"},
+		{"r0 = READ_ONCE(*x); do { r2 = cmpxchg(x, r0, r0 + 1); if (r2 != r0) r0 = r2; } while (r2 != r0);", "unrolled (it calls cmpxchg, which may write)"},
 	} {
-		src := fmt.Sprintf("C t\n{}\nP0(int *x, int *y) {\n\t*y = 2;\n}\nP1(int *x, int *y) {\n\tint r0;\n\tint r1;\n\t%s\n}\nexists (1:r0=0)\n", tc.body)
+		src := fmt.Sprintf("C t\n{}\nP0(int *x, int *y) {\n\t*y = 2;\n}\nP1(int *x, int *y) {\n\tint r0;\n\tint r1;\n\tint r2;\n\t%s\n}\nexists (1:r0=0)\n", tc.body)
 		test, err := litmus.Parse("t.litmus", []byte(src))
 		require.NoError(t, err, tc.body)
 		_, notes := litmus.Awaits(test)
@@ -271,7 +280,16 @@ func spinTest(t *rapid.T) string {
 		}
 		if incs == 0 && rapid.Bool().Draw(t, "inc") {
 			incs++
-			b.WriteString("\t{ int o; do { o = READ_ONCE(*x); } while (" + rapid.SampledFrom([]string{"cmpxchg", "cmpxchg_relaxed", "cmpxchg_acquire"}).Draw(t, "cas") + "(x, o, o + 1) != o); }\n")
+			cas := rapid.SampledFrom([]string{"cmpxchg", "cmpxchg_relaxed", "cmpxchg_acquire"}).Draw(t, "cas")
+			if rapid.Bool().Draw(t, "try") {
+				// try_cmpxchg's retry loop (litmus/retry.go); an
+				// expected value off by one never matches, and
+				// the thread spins forever.
+				off := rapid.SampledFrom([]string{"", " + 1"}).Draw(t, "off")
+				b.WriteString("\t{ int o; int e; int r; o = READ_ONCE(*x); do { e = o" + off + "; r = " + cas + "(x, e, e + 1); if (r != e) o = r; } while (r != e); }\n")
+			} else {
+				b.WriteString("\t{ int o; do { o = READ_ONCE(*x); } while (" + cas + "(x, o, o + 1) != o); }\n")
+			}
 		}
 		b.WriteString("}\n")
 	}

@@ -40,6 +40,8 @@ var codeTwins = []struct{ code, twin string }{
 	{"../testdata/code/ops-code.litmus", "../testdata/code/ops-flat.litmus"},
 	{"../testdata/code/trycmpxchg-code.litmus", "../testdata/code/trycmpxchg-flat.litmus"},
 	{"../testdata/code/condload-code.litmus", "../testdata/code/condload-flat.litmus"},
+	// The try_cmpxchg retry loop, checked as an await (litmus/retry.go).
+	{"../testdata/code/trycmpxchg-inc-code.litmus", "../testdata/code/trycmpxchg-inc-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }

@@ -88,6 +88,16 @@ func (in *interp) await(init litmus.Stmt, aw *litmus.Await) flow {
 		in.newVar()
 	}
 	if in.branch(c, t).Truth() {
+		if aw.Carried != "" {
+			// A retry loop: the read that gave its register
+			// counts too (litmus/retry.go); it is the event just
+			// before the iteration.
+			if start == 0 || in.events[start-1].kind != evR {
+				in.dead = true
+				return flowStop
+			}
+			start--
+		}
 		if !in.partial {
 			if in.p.spinEnds {
 				in.spinEnd(aw, start)

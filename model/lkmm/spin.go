@@ -341,14 +341,34 @@ func (p *program) line(pos litmus.Pos) int {
 func loopHead(s litmus.Stmt) string {
 	switch s := s.(type) {
 	case *litmus.WhileStmt:
-		return "while (" + litmus.ExprString(s.Cond) + ")"
+		return "while (" + exprText(s.Cond) + ")"
 	case *litmus.DoWhileStmt:
-		return "do ... while (" + litmus.ExprString(s.Cond) + ")"
+		return "do ... while (" + exprText(s.Cond) + ")"
 	case *litmus.ForStmt:
 		if s.Cond != nil {
-			return "for (...; " + litmus.ExprString(s.Cond) + "; ...)"
+			return "for (...; " + exprText(s.Cond) + "; ...)"
 		}
 		return "for (;;)"
 	}
 	return "loop"
+}
+
+// exprText is litmus.ExprString with parentheses around the operands
+// that are operations themselves: a code test's lowering builds
+// expressions without ParenExpr nodes ("!(r == o)").
+func exprText(e litmus.Expr) string {
+	wrap := func(x litmus.Expr) string {
+		switch x.(type) {
+		case *litmus.BinaryExpr, *litmus.CondExpr:
+			return "(" + exprText(x) + ")"
+		}
+		return exprText(x)
+	}
+	switch e := e.(type) {
+	case *litmus.UnaryExpr:
+		return e.Op + wrap(e.X)
+	case *litmus.BinaryExpr:
+		return wrap(e.X) + " " + e.Op + " " + wrap(e.Y)
+	}
+	return litmus.ExprString(e)
 }
