@@ -292,6 +292,18 @@ func (in *inliner) binary(e *BinaryExpr) *value {
 		t = xv.t
 	}
 	if len(ys) == 0 {
+		if a, ok := Unparen(x).(*IntLit); ok && (e.Op == "/" || e.Op == "%") {
+			// A division of constants, as ARRAY_SIZE() writes one, is
+			// folded (the architectures' code has no divide): exact
+			// for operands that are not negative.
+			if b, ok := Unparen(y).(*IntLit); ok && a.Value >= 0 && b.Value > 0 {
+				v := a.Value / b.Value
+				if e.Op == "%" {
+					v = a.Value % b.Value
+				}
+				return &value{t: t, x: intLit(p, v)}
+			}
+		}
 		return &value{t: t, x: &BinaryExpr{X: x, OpPos: p, Op: e.Op, Y: y}}
 	}
 	if e.Op == "&&" || e.Op == "||" {
@@ -520,6 +532,10 @@ func (in *inliner) call(c *CallExpr, stmt bool) *value {
 		}
 	case "container_of":
 		return in.containerOf(c)
+	case "sizeof":
+		if len(c.Args) == 1 {
+			return in.sizeOf(c.Args[0])
+		}
 	case "ATOMIC_INIT", "REFCOUNT_INIT", "ATOMIC_LONG_INIT":
 		if len(c.Args) == 1 {
 			return in.expr(c.Args[0])
@@ -527,6 +543,24 @@ func (in *inliner) call(c *CallExpr, stmt bool) *value {
 	}
 	if f := in.lw.cs.funcs[name]; f != nil && f.body != nil {
 		return in.inline(f, c.Args, c.Pos(), stmt)
+	}
+	if (name == "BUG_ON" || name == "BUG") && in.lw.cs.funcs[name] == nil {
+		in.errorf(c.Fun.Pos(), "%s: a code test states what must not happen in its final section (exists, or an invariant: docs/language.md), not with %s", name, name)
+		return nil
+	}
+	if al, ok := kernelAlias(name, in.lw.p.test.Primitive); ok && in.lw.cs.funcs[name] == nil {
+		if len(c.Args) != al.n {
+			in.errorf(c.Fun.Pos(), "wrong number of arguments to %s: have %d, want %d", name, len(c.Args), al.n)
+			return nil
+		}
+		if al.to == "" {
+			return in.expr(c.Args[0])
+		}
+		var args []Expr
+		for _, i := range al.args {
+			args = append(args, c.Args[i])
+		}
+		return in.call(&CallExpr{Fun: &Ident{NamePos: c.Fun.NamePos, Name: al.to}, Lparen: c.Lparen, Args: args, Rparen: c.Rparen}, stmt)
 	}
 	if read, ok := condLoads[name]; ok && in.lw.cs.funcs[name] == nil {
 		return in.condLoad(c, read)
@@ -794,9 +828,10 @@ func (in *inliner) inline(f *funcDef, args []Expr, callPos Pos, stmt bool) *valu
 	in.inst = map[*DeclStmt]string{}
 	in.ret = &retCtx{t: f.ret}
 	in.assign = assigned(f.body)
+	in.labels = nil // a goto stays in its function
 	in.seq(f.body.List)
 	ret := in.ret
-	in.stack, in.scopes, in.file, in.site, in.fn, in.inst, in.ret, in.assign = frame.stack, frame.scopes, frame.file, frame.site, frame.fn, frame.inst, frame.ret, frame.assign
+	in.stack, in.scopes, in.file, in.site, in.fn, in.inst, in.ret, in.assign, in.labels = frame.stack, frame.scopes, frame.file, frame.site, frame.fn, frame.inst, frame.ret, frame.assign, frame.labels
 	if f.ret.kind == kVoid {
 		if !stmt {
 			in.errorf(callPos, "%s returns void, not a value", f.name)
@@ -964,4 +999,112 @@ func (in *inliner) condLoad(c *CallExpr, read string) *value {
 	in.pop()
 	in.emit(&DoWhileStmt{Do: p, Body: in.block(body, c.Pos()), Cond: &UnaryExpr{OpPos: p, Op: "!", X: &ParenExpr{Lparen: p, X: cond, Rparen: p}}, EndPos: p})
 	return &value{t: t, x: ident(val)}
+}
+
+// sizeOf is sizeof(type) or sizeof(expr), by the kernel's LP64 layout: a
+// constant of type unsigned long. As in C, expr is not evaluated: the
+// statements its lowering makes are dropped.
+func (in *inliner) sizeOf(a Expr) *value {
+	var t *ctype
+	if ta, ok := a.(*TypeArg); ok {
+		t = in.lw.typeOfIn(in, ta.Type, ta.Pos())
+	} else {
+		in.sub(func() {
+			switch x := Unparen(a).(type) {
+			case *Ident:
+				if b := in.lookup(x.Name); b != nil {
+					t = b.t
+					return
+				}
+				if o := in.lw.objs[x.Name]; o != nil {
+					t = o.d.typ
+					return
+				}
+			case *MemberExpr, *IndexExpr:
+				if l := in.lvalue(x); l != nil {
+					t = l.t
+				}
+				return
+			case *UnaryExpr:
+				if x.Op == "*" {
+					if l := in.lvalue(x); l != nil {
+						t = l.t
+					}
+					return
+				}
+			}
+			if v := in.expr(a); v != nil {
+				t = v.t
+			}
+		})
+	}
+	if t == nil {
+		return nil
+	}
+	if !t.complete || t.kind == kVoid || t.size == 0 {
+		in.errorf(a.Pos(), "sizeof of %s, which has no size", t.name)
+		return nil
+	}
+	return &value{t: scalarType("unsigned long"), x: intLit(in.pos(a.Pos()), int64(t.size))}
+}
+
+// alias is a kernel function that orders memory as a primitive of the
+// table does: to is the primitive ("" for the argument itself: a plain
+// access), n the function's argument count, args the ones passed on.
+type alias struct {
+	to   string
+	n    int
+	args []int
+}
+
+// kernelAliases are kernel functions whose memory ordering is a
+// primitive's: the lock variants differ from spin_lock() only in what
+// they do to interrupts, bottom halves or lockdep
+// (include/linux/spinlock.h); the rcu_dereference() variants only in
+// their lockdep checks (include/linux/rcupdate.h), rcu_dereference_protected()
+// being a plain read; rcu_read_lock_bh()/_sched() mark readers of the
+// one consolidated RCU; preempt and interrupt masking are compiler
+// barriers to other CPUs; data_race() is its argument.
+var kernelAliases = map[string]alias{
+	"spin_lock_irqsave": {"spin_lock", 2, []int{0}}, "spin_unlock_irqrestore": {"spin_unlock", 2, []int{0}},
+	"spin_lock_irq": {"spin_lock", 1, []int{0}}, "spin_unlock_irq": {"spin_unlock", 1, []int{0}},
+	"spin_lock_bh": {"spin_lock", 1, []int{0}}, "spin_unlock_bh": {"spin_unlock", 1, []int{0}},
+	"spin_trylock_bh": {"spin_trylock", 1, []int{0}}, "spin_trylock_irq": {"spin_trylock", 1, []int{0}},
+	"raw_spin_lock": {"spin_lock", 1, []int{0}}, "raw_spin_unlock": {"spin_unlock", 1, []int{0}},
+	"raw_spin_lock_irq": {"spin_lock", 1, []int{0}}, "raw_spin_unlock_irq": {"spin_unlock", 1, []int{0}},
+	"raw_spin_lock_irqsave": {"spin_lock", 2, []int{0}}, "raw_spin_unlock_irqrestore": {"spin_unlock", 2, []int{0}},
+	"raw_spin_trylock":      {"spin_trylock", 1, []int{0}},
+	"rcu_dereference_check": {"rcu_dereference", 2, []int{0}}, "rcu_dereference_raw": {"rcu_dereference", 1, []int{0}},
+	"rcu_dereference_bh": {"rcu_dereference", 1, []int{0}}, "rcu_dereference_sched": {"rcu_dereference", 1, []int{0}},
+	"srcu_dereference": {"rcu_dereference", 2, []int{0}}, "srcu_dereference_check": {"rcu_dereference", 3, []int{0}},
+	"rcu_dereference_protected": {"", 2, nil}, "rcu_access_pointer": {"READ_ONCE", 1, []int{0}},
+	"RCU_INIT_POINTER": {"WRITE_ONCE", 2, []int{0, 1}},
+	"rcu_read_lock_bh": {"rcu_read_lock", 0, nil}, "rcu_read_unlock_bh": {"rcu_read_unlock", 0, nil},
+	"rcu_read_lock_sched": {"rcu_read_lock", 0, nil}, "rcu_read_unlock_sched": {"rcu_read_unlock", 0, nil},
+	"preempt_disable": {"barrier", 0, nil}, "preempt_enable": {"barrier", 0, nil},
+	"local_irq_disable": {"barrier", 0, nil}, "local_irq_enable": {"barrier", 0, nil},
+	"local_bh_disable": {"barrier", 0, nil}, "local_bh_enable": {"barrier", 0, nil},
+	"local_irq_save": {"barrier", 1, nil}, "local_irq_restore": {"barrier", 1, nil},
+	"data_race": {"", 1, nil},
+	// WARN_ON(c) is c (include/asm-generic/bug.h): the warning itself
+	// is no memory access.
+	"WARN_ON": {"", 1, nil}, "WARN_ON_ONCE": {"", 1, nil},
+}
+
+// kernelAlias returns name's alias: one of kernelAliases, or an
+// atomic64_ operation, which is atomic_long_'s on a 64-bit kernel.
+func kernelAlias(name string, prim func(string) (*Primitive, bool)) (alias, bool) {
+	if al, ok := kernelAliases[name]; ok {
+		return al, true
+	}
+	if rest, ok := strings.CutPrefix(name, "atomic64_"); ok {
+		if p, ok := prim("atomic_long_" + rest); ok {
+			al := alias{to: "atomic_long_" + rest, n: len(p.Args)}
+			for i := range p.Args {
+				al.args = append(al.args, i)
+			}
+			return al, true
+		}
+	}
+	return alias{}, false
 }

@@ -16,7 +16,7 @@ import (
 // registers renamed to the registers they were given.
 func (c *compiler) finish() (*Compiled, error) {
 	t := c.t
-	out := &Compiled{Target: c.tg, C: t, Loops: c.loops, cnames: map[string]string{}, origins: map[lineKey]Origin{}}
+	out := &Compiled{Target: c.tg, C: t, Loops: c.loops, cnames: map[string]string{}, origins: map[lineKey]Origin{}, flag: c.be.flag()}
 	byID := map[int]*thread{}
 	for _, th := range c.threads {
 		byID[th.id] = th
@@ -57,6 +57,7 @@ func (c *compiler) finish() (*Compiled, error) {
 	for _, th := range c.threads {
 		if th.retry {
 			filter = append(filter, fmt.Sprintf("%d:%s=0", th.id, c.be.flag()))
+			out.retry = append(out.retry, th.id)
 		}
 	}
 	if ferr != nil {
@@ -78,10 +79,8 @@ func (c *compiler) finish() (*Compiled, error) {
 		if init == "" {
 			init = "0"
 		}
-		if c.wide[v] {
-			// A location of a 64-bit C type (long *x): herd's
-			// locations are int, and would print its value cut.
-			b.WriteString("int64_t ")
+		if typ := c.locType(v); typ != "" {
+			b.WriteString(typ + " ")
 		}
 		fmt.Fprintf(&b, "%s=%s;\n", v, init)
 	}
@@ -97,15 +96,15 @@ func (c *compiler) finish() (*Compiled, error) {
 	for _, th := range c.threads {
 		var items []string
 		for _, r := range th.order {
-			typ := ""
-			if th.wide[r] {
-				typ = "int64_t "
+			typ := th.types[r]
+			if typ != "" {
+				typ += " "
 			}
 			items = append(items, fmt.Sprintf("%s%d:%s=%s;", typ, th.id, r, th.init[r]))
 		}
-		for _, r := range slices.Sorted(maps.Keys(th.wide)) {
+		for _, r := range slices.Sorted(maps.Keys(th.types)) {
 			if _, ok := th.init[r]; !ok {
-				items = append(items, fmt.Sprintf("int64_t %d:%s;", th.id, r))
+				items = append(items, fmt.Sprintf("%s %d:%s;", th.types[r], th.id, r))
 			}
 		}
 		if len(items) > 0 {

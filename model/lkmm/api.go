@@ -8,8 +8,8 @@ package lkmm
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -132,7 +132,7 @@ type Result struct {
 	// Faults are the accesses through NULL or a wild pointer that some
 	// allowed execution makes, in a test with objects (fault.go), each
 	// with its place; the flag "bad-address" is then among Flags.
-	Faults []string
+	Faults []report.Fault
 	// Stuck are the ways some allowed execution has threads spinning
 	// forever in an await (spin.go), each naming the threads, where
 	// they spin and what their last iteration read.
@@ -162,14 +162,14 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if err != nil {
 		return r, err
 	}
-	if p.sawFault {
-		if r.Faults, err = faults(b, t, opt); err != nil {
-			return nil, err
+	var fu *faultsUnknown
+	if r.Faults, err = faults(b, t, opt); errors.As(err, &fu) {
+		if r.Verdict != Unknown {
+			r.Verdict, r.Reason, r.Ok = Unknown, FaultsUnknown(fu.reason), false
 		}
-		if len(r.Faults) > 0 {
-			r.Flags = append(r.Flags, "bad-address")
-			sort.Strings(r.Flags)
-		}
+		return r, nil
+	} else if err != nil {
+		return nil, err
 	}
 	if p.sawSpin && r.Verdict != Unknown {
 		stuck, incomplete, err := spins(b, t, opt, p)

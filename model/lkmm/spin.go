@@ -101,11 +101,11 @@ func (in *interp) spinEnd(aw *litmus.Await, start int) {
 			p.spinOverflow = true
 			break
 		}
-		in.setReg(spinLocReg(j), &regVal{v: intVal(int64(e.loc + 1))})
-		in.setReg(spinValReg(j), &regVal{v: e.val})
+		in.setReg(spinLocReg(j), regVal{v: intVal(int64(e.loc + 1))})
+		in.setReg(spinValReg(j), regVal{v: e.val})
 		j++
 	}
-	in.setReg(spinReg, &regVal{v: intVal(int64(id + 1))})
+	in.setReg(spinReg, regVal{v: intVal(int64(id + 1))})
 	in.halted = true
 }
 
