@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -162,14 +163,20 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if err != nil {
 		return r, err
 	}
-	var fu *faultsUnknown
-	if r.Faults, err = faults(b, t, opt); errors.As(err, &fu) {
-		if r.Verdict != Unknown {
-			r.Verdict, r.Reason, r.Ok = Unknown, FaultsUnknown(fu.reason), false
+	if p.sawFault {
+		var fu *faultsUnknown
+		if r.Faults, err = faults(b, t, opt); errors.As(err, &fu) {
+			if r.Verdict != Unknown {
+				r.Verdict, r.Reason, r.Ok = Unknown, FaultsUnknown(fu.reason), false
+			}
+			return r, nil
+		} else if err != nil {
+			return nil, err
 		}
-		return r, nil
-	} else if err != nil {
-		return nil, err
+		if len(r.Faults) > 0 {
+			r.Flags = append(r.Flags, "bad-address")
+			sort.Strings(r.Flags)
+		}
 	}
 	if p.sawSpin && r.Verdict != Unknown {
 		stuck, incomplete, err := spins(b, t, opt, p)
