@@ -70,6 +70,9 @@ func TestArm64UnderQemu(t *testing.T) {
 
 	for _, c := range []struct{ cpu, arch string }{{"max", "arm64"}, {"cortex-a57", "arm64-llsc"}} {
 		t.Run(c.arch, func(t *testing.T) {
+			// The two emulated CPUs run at once: qemu-user runs the
+			// tests' code mostly on one host core each.
+			t.Parallel()
 			cmd := exec.Command(qemu, "-cpu", c.cpu, bin, "-test.run", qemuTests, "-test.v", "-test.count=1")
 			cmd.Env = append(os.Environ(), "LITMUS_WANT_ARCH="+c.arch)
 			out, err := cmd.CombinedOutput()

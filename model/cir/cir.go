@@ -367,15 +367,7 @@ func (f *cfront) await(init litmus.Stmt, aw *litmus.Await) {
 
 // assign compiles "LHS op RHS".
 func (f *cfront) assign(s *litmus.AssignStmt) {
-	rhs := s.RHS
-	if s.Op != "=" {
-		op := s.Op[:len(s.Op)-1]
-		if s.Op == "++" || s.Op == "--" {
-			op = s.Op[:1]
-			rhs = &litmus.IntLit{ValuePos: s.OpPos, Value: 1, Text: "1"}
-		}
-		rhs = &litmus.BinaryExpr{X: s.LHS, OpPos: s.OpPos, Op: op, Y: rhs}
-	}
+	rhs := s.Value()
 	switch lhs := litmus.Unparen(s.LHS).(type) {
 	case *litmus.Ident:
 		if !f.isReg(lhs.Name) {
@@ -390,7 +382,7 @@ func (f *cfront) assign(s *litmus.AssignStmt) {
 		}
 		addr := f.value(lhs.X)
 		v := f.value(rhs)
-		f.emit(Instr{Op: Prim, Prim: kmap.PlainStore, Dst: -1, Addr: addr, Args: []Operand{v}, Pos: s.Pos(), Text: assignText(s), Ptr: lhs.X})
+		f.emit(Instr{Op: Prim, Prim: kmap.PlainStore, Dst: -1, Addr: addr, Args: []Operand{v}, Pos: s.Pos(), Text: s.Text(), Ptr: lhs.X})
 	default:
 		f.fail(f.env.Unsupported(s.LHS.Pos(), "assignment to %s", litmus.ExprString(s.LHS)))
 	}
@@ -669,13 +661,4 @@ func (f *cfront) call(call *litmus.CallExpr, dst int) int {
 	in.Dst = dst
 	f.emit(in)
 	return dst
-}
-
-// assignText prints an assignment as written: "*x = r0 + 1", "*y += 2".
-func assignText(s *litmus.AssignStmt) string {
-	t := litmus.ExprString(s.LHS) + " " + s.Op
-	if s.RHS != nil {
-		t += " " + litmus.ExprString(s.RHS)
-	}
-	return t
 }

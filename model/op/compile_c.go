@@ -164,19 +164,7 @@ func (cp *cproc) loop(init litmus.Stmt, cond litmus.Expr, post litmus.Stmt, body
 
 // assign compiles "LHS op RHS".
 func (cp *cproc) assign(s *litmus.AssignStmt) {
-	text := exprString(s.LHS) + " " + s.Op
-	if s.RHS != nil {
-		text += " " + exprString(s.RHS)
-	}
-	rhs := s.RHS
-	if s.Op != "=" {
-		op := s.Op[:len(s.Op)-1]
-		if s.Op == "++" || s.Op == "--" {
-			op = s.Op[:1]
-			rhs = &litmus.IntLit{ValuePos: s.OpPos, Value: 1, Text: "1"}
-		}
-		rhs = &litmus.BinaryExpr{X: s.LHS, OpPos: s.OpPos, Op: op, Y: rhs}
-	}
+	text, rhs := s.Text(), s.Value()
 	switch lhs := litmus.Unparen(s.LHS).(type) {
 	case *litmus.Ident:
 		if !cp.isReg(lhs.Name) {

@@ -18,6 +18,7 @@ func (m *Model) analyse() {
 		}
 	}
 	m.resolveGlobals()
+	m.baseSlots()
 }
 
 // candidateNames are the names whose value differs between the

@@ -456,11 +456,11 @@ func (s *search) execution(x *axiom.Execution) bool {
 			}
 			sat := s.ce.Prop == nil || s.ce.Holds(s.ce.Prop, fin)
 			if s.viewOK {
-				g.bindBase("rf", ev.valueThunk(ev.relv(s.view.Rel(rf))))
-				g.bindBase("FW", ev.valueThunk(ev.setv(s.view.Set(fwSet))))
+				g.bindSlot(m.rfBase, ev.valueThunk(ev.relv(s.view.Rel(rf))))
+				g.bindSlot(m.fwBase, ev.valueThunk(ev.setv(s.view.Set(fwSet))))
 			} else {
-				g.bindBase("rf", ev.valueThunk(ev.relv(rf.Clone())))
-				g.bindBase("FW", ev.valueThunk(ev.setv(fwSet)))
+				g.bindSlot(m.rfBase, ev.valueThunk(ev.relv(rf.Clone())))
+				g.bindSlot(m.fwBase, ev.valueThunk(ev.setv(fwSet)))
 			}
 			r.stop = false
 			r.pending = r.pending[:0]
@@ -596,14 +596,18 @@ func (m *Model) bindBase(ev *evaluator, g *globals) {
 	x := ev.x
 	set := func(name string, s axiom.Set) { g.bindBase(name, ev.valueThunk(ev.setv(s))) }
 	rel := func(name string, r axiom.Rel) { g.bindBase(name, ev.valueThunk(ev.relv(r))) }
-	for name, p := range primValues {
-		g.bindBase(name, ev.valueThunk(p))
+	for _, p := range m.primSlots {
+		g.bindSlot(p.slot, ev.valueThunk(p.v))
 	}
-	for _, a := range m.annots {
-		set(setName(a), x.Al.Set(x.N))
+	for _, b := range m.annotSlots {
+		if b >= 0 {
+			g.bindSlot(b, ev.valueThunk(ev.setv(x.Al.Set(x.N))))
+		}
 	}
-	for i, name := range x.P.Vocab {
-		set(name, x.Tag[i])
+	for i, b := range g.vocabSlots(x.P.Vocab) {
+		if b >= 0 {
+			g.bindSlot(b, ev.valueThunk(ev.setv(x.Tag[i])))
+		}
 	}
 	set("M", x.M)
 	// herd's explicit accesses (Exp) and the others (NExp: page-table

@@ -72,6 +72,24 @@ type globals struct {
 	m     *Model
 	slots []*thunk
 	base  []*thunk
+	// vocab and vslots are the tags of the last program bound and
+	// their base slots (see vocabSlots).
+	vocab  []string
+	vslots []int
+}
+
+// vocabSlots returns the base slot of each tag of vocab (-1 for a tag the
+// model never reads), resolved again only when the vocabulary differs
+// from the last one's: the programs of one front end share theirs.
+func (g *globals) vocabSlots(vocab []string) []int {
+	if !slices.Equal(vocab, g.vocab) || len(g.vslots) != len(vocab) {
+		g.vocab = append(g.vocab[:0], vocab...)
+		g.vslots = g.vslots[:0]
+		for _, n := range vocab {
+			g.vslots = append(g.vslots, g.m.baseSlot(n))
+		}
+	}
+	return g.vslots
 }
 
 func newGlobals(m *Model) *globals {
@@ -97,9 +115,65 @@ func (g *globals) lookup(name string, at int) *thunk {
 // never reads has no slot and is left out.
 func (g *globals) bindBase(name string, th *thunk) {
 	if info := g.m.names[name]; info != nil {
-		g.base[info.base] = th
-		if th != nil && slices.Contains(candidateNames, name) {
-			th.gid = -int32(info.base) - 1
+		g.bindSlot(info.base, th)
+	}
+}
+
+// bindSlot binds base slot b (one the model reads; -1 for none).
+func (g *globals) bindSlot(b int, th *thunk) {
+	if b < 0 {
+		return
+	}
+	g.base[b] = th
+	if th != nil && g.m.candBase[b] {
+		th.gid = -int32(b) - 1
+	}
+}
+
+// baseSlot is the base slot of name, -1 when the model never reads it.
+func (m *Model) baseSlot(name string) int {
+	if info := m.names[name]; info != nil {
+		return info.base
+	}
+	return -1
+}
+
+// primSlot is a primitive the model reads and its base slot.
+type primSlot struct {
+	slot int
+	v    *primV
+}
+
+// baseSlots resolves, once per model, the names bindBase binds for every
+// execution whatever its program: the primitives, the annotations' sets
+// and which base slots are candidate names.
+func (m *Model) baseSlots() {
+	m.primSlots = m.primSlots[:0]
+	for name, p := range primValues {
+		if b := m.baseSlot(name); b >= 0 {
+			m.primSlots = append(m.primSlots, primSlot{b, p})
+		}
+	}
+	// A fixed order: the base slots are distinct, so any order binds
+	// the same, but a fixed one keeps the runs alike.
+	slices.SortFunc(m.primSlots, func(a, b primSlot) int { return a.slot - b.slot })
+	m.annotSlots = m.annotSlots[:0]
+	for _, a := range m.annots {
+		m.annotSlots = append(m.annotSlots, m.baseSlot(setName(a)))
+	}
+	// The top-level enums' sets, the same for every execution (no
+	// operation changes a set in place).
+	m.enumSets = map[*cat.Enum]valSetV{}
+	for i := range m.prog {
+		if e, ok := m.prog[i].s.(*cat.Enum); ok {
+			m.enumSets[e] = enumValue(e)
+		}
+	}
+	m.rfBase, m.fwBase = m.baseSlot("rf"), m.baseSlot("FW")
+	m.candBase = make([]bool, m.nBase)
+	for _, n := range candidateNames {
+		if b := m.baseSlot(n); b >= 0 {
+			m.candBase[b] = true
 		}
 	}
 }

@@ -348,11 +348,11 @@ func (r *runner) exec(fs *flatStmt, i int, e env, fl flags) (flags, bool) {
 	case *cat.Enum:
 		// Enums are declared when the model is loaded (tags are static);
 		// the enum's name is the set of its tags.
-		var vs []Value
-		for _, t := range s.Tags {
-			vs = append(vs, tagV{typ: s.Name, name: t})
+		v, ok := r.m.enumSets[s]
+		if !ok {
+			v = enumValue(s)
 		}
-		th := valueThunk(newValSet(vs))
+		th := valueThunk(v)
 		if e.global {
 			r.g.set(fs.slots[0], th)
 		}
@@ -593,6 +593,15 @@ func (r *runner) with(w *cat.WithFrom, i, k int, fl flags) {
 	default:
 		r.ev.errorf(w.X.Pos(), "with ... from needs a set, found %s", typeName(v))
 	}
+}
+
+// enumValue is the set of an enum's tags.
+func enumValue(s *cat.Enum) valSetV {
+	var vs []Value
+	for _, t := range s.Tags {
+		vs = append(vs, tagV{typ: s.Name, name: t})
+	}
+	return newValSet(vs)
 }
 
 func testName(t *cat.AppTest, f *loadedFile) string {

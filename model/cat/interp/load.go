@@ -68,9 +68,15 @@ type Model struct {
 	runners sync.Pool // of *runner, for reuse by later searches
 	noHoist bool      // see Options
 
-	fixedSlot  []bool     // by slot: whether it is one of fixedSlots
-	fixedSlots []int      // the slots of the fixed instructions
-	skipCache  skipsCache // see skips
+	// What bindBase binds, resolved to base slots once (see baseSlots).
+	primSlots      []primSlot
+	annotSlots     []int                 // the base slot of each annotation's set, -1 unread
+	candBase       []bool                // by base slot: one of candidateNames
+	rfBase, fwBase int                   // the base slots of rf and FW, which every candidate binds
+	enumSets       map[*cat.Enum]valSetV // the top-level enums' sets
+	fixedSlot      []bool                // by slot: whether it is one of fixedSlots
+	fixedSlots     []int                 // the slots of the fixed instructions
+	skipCache      skipsCache            // see skips
 }
 
 // flatStmt is one top-level instruction of the flattened program

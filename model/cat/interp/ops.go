@@ -200,6 +200,24 @@ func (ev *evaluator) evalOp(e *cat.Op, sc *scope) Value {
 func (ev *evaluator) union(e *cat.Op, sc *scope) Value {
 	var acc Value = theEmpty
 	k := kEmpty
+	// owned reports whether acc is this union's own (a relation or set
+	// it may add to): the first operand is copied only when a second
+	// one comes, so that a union with one non-empty operand (mb's eight
+	// terms in a test with one kind of fence) copies nothing. No
+	// operation changes a value it did not make.
+	owned := false
+	own := func() {
+		if owned {
+			return
+		}
+		switch v := acc.(type) {
+		case *relV:
+			acc = ev.relv(v.r.Clone())
+		case *setV:
+			acc = ev.setv(v.s.Clone())
+		}
+		owned = true
+	}
 	for _, a := range e.Args {
 		v := ev.eval(a, sc)
 		vk := kindOf(v)
@@ -214,25 +232,23 @@ func (ev *evaluator) union(e *cat.Op, sc *scope) Value {
 			k = vk
 			switch v := v.(type) {
 			case eventV:
-				acc = ev.setv(ev.asSet(v, a.Pos()).Clone())
+				acc, owned = ev.setv(ev.asSet(v, a.Pos()).Clone()), true
 			case pairV:
-				acc = ev.relv(ev.pairRel(v))
-			case *relV:
-				acc = ev.relv(v.r.Clone())
-			case *setV:
-				acc = ev.setv(v.s.Clone())
+				acc, owned = ev.relv(ev.pairRel(v)), true
 			default:
 				acc = v
 			}
 		case vk != k:
 			ev.errorf(a.Pos(), "mixing %s and %s in union", typeName(acc), typeName(v))
 		case k == kEvents:
+			own()
 			s := acc.(*setV).s
 			t := ev.asSet(v, a.Pos())
 			for i := range s {
 				s[i] |= t[i]
 			}
 		case k == kRel:
+			own()
 			r := acc.(*relV).r
 			t := ev.asRel(v, a.Pos())
 			for i, w := range t.Words() {
