@@ -42,6 +42,8 @@ var codeTwins = []struct{ code, twin string }{
 	{"../testdata/code/condload-code.litmus", "../testdata/code/condload-flat.litmus"},
 	{"../testdata/code/claim-code.litmus", "../testdata/code/claim-flat.litmus"},
 	{"../testdata/code/slots-code.litmus", "../testdata/code/slots-flat.litmus"},
+	// The try_cmpxchg retry loop, checked as an await (litmus/retry.go).
+	{"../testdata/code/trycmpxchg-inc-code.litmus", "../testdata/code/trycmpxchg-inc-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }
