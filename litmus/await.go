@@ -52,6 +52,12 @@ type Await struct {
 	// Cont) only when it holds. A while loop whose body sets the
 	// registers its condition tests is "if (C) do B while (C)".
 	Enter Expr
+	// Carried, when not empty, is the register a try_cmpxchg retry
+	// loop carries from one iteration to the next (retry.go): its
+	// value comes from the read just before the loop, the event that
+	// precedes the iteration's first, so a thread spins forever only
+	// when that read too reads the last write.
+	Carried string
 }
 
 // LoopNote says how one loop of a test is checked, for the results.
@@ -80,8 +86,9 @@ func Awaits(t *Test) (map[Stmt]*Await, []LoopNote) {
 	if t == nil || t.Arch != ArchC {
 		return nil, nil
 	}
-	a := &awaitAnalysis{t: t, plain: map[string]Pos{}}
+	a := &awaitAnalysis{t: t, plain: map[string]Pos{}, prior: map[Stmt][]Stmt{}}
 	a.plainWrites()
+	a.befores()
 	out := map[Stmt]*Await{}
 	var notes []LoopNote
 	for _, pr := range t.Procs {
@@ -137,6 +144,9 @@ type awaitAnalysis struct {
 	// the first such store; "" stands for a store through a pointer the
 	// analysis cannot name.
 	plain map[string]Pos
+	// prior maps a loop to the statements that run before it in its
+	// block, declarations without a value skipped (retry.go).
+	prior map[Stmt][]Stmt
 }
 
 // plainWrites collects the plain stores of every thread.
@@ -260,6 +270,9 @@ func (a *awaitAnalysis) loop(pr *Proc, params map[string]bool, s Stmt) (*Await, 
 	pre, cont, post, ok := shape(s)
 	if !ok {
 		return nil, "it has no exit test"
+	}
+	if aw, why, isRetry := a.retryLoop(params, s); isRetry {
+		return aw, why
 	}
 	c := &effects{a: a, params: params, assigned: map[string]bool{}}
 	for _, x := range pre {

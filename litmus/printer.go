@@ -317,6 +317,13 @@ func writeExpr(b *strings.Builder, e Expr) {
 	case *UnaryExpr:
 		b.WriteString(e.Op)
 		x := ExprString(e.X)
+		switch e.X.(type) {
+		case *BinaryExpr, *CondExpr:
+			// An operand built without its ParenExpr (a code
+			// test's lowering: "!(r == o)" for
+			// !atomic_try_cmpxchg(...)); a parsed one has it.
+			x = "(" + x + ")"
+		}
 		// Keep "- -1" and "& &x" from fusing into "--1" and "&&x".
 		if (e.Op == "-" || e.Op == "+" || e.Op == "&") && strings.HasPrefix(x, e.Op) {
 			b.WriteByte(' ')

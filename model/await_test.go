@@ -84,8 +84,93 @@ func awaitDiff(t require.TestingT, name string, test *litmus.Test, ms []Model) b
 				require.Contains(t, have, s, "%s: a state SC reaches with the real loops is not one %s with the reduction allows", name, m)
 			}
 		}
+		if m == LKMM {
+			stuckDiff(t, name, test, sc, red)
+		}
 	}
+	scStuckSame(t, name, test, sc)
 	return true
+}
+
+// scStuckSame checks the spin check (model/lkmm spin.go) for exactness
+// where both families model the same thing: under model/cat/lib/sc.cat,
+// the axiomatic SC, a thread can spin forever in an await exactly when
+// the operational SC machine, running the real loops, has a state from
+// which it can never finish. The check is sound (a witness extends to a
+// fair infinite execution, so SC's search reaches a state from which
+// the thread never leaves) and complete (a fair infinite SC execution in
+// which the thread spins reduces to a witness), docs/semantics.md.
+func scStuckSame(t require.TestingT, name string, test *litmus.Test, sc *Result) {
+	if sc.Verdict == Unknown {
+		return
+	}
+	if scCat.cat == nil {
+		var err error
+		scCat, err = LoadCat("cat/lib/sc.cat", CatOptions{})
+		require.NoError(t, err)
+	}
+	r, err := Check(context.Background(), test, scCat, Options{})
+	require.NoError(t, err, name)
+	if r.Verdict == Unknown {
+		return
+	}
+	require.Equal(t, stateLines(sc), stateLines(r), "%s: final states of SC and sc.cat", name)
+	scSpinCompared++
+	require.Equal(t, spinning(sc), len(r.Stuck) > 0, "%s: a thread can spin forever under SC (op %v) and sc.cat (%v)", name, sc.Stuck, r.Stuck)
+}
+
+// scSpinCompared counts the tests scStuckSame compared; scCat is
+// sc.cat, loaded once.
+var (
+	scSpinCompared int
+	scCat          Model
+)
+
+// stuckDiff checks the LKMM's threads that spin forever (model/lkmm
+// spin.go) against the operational models running the real loops:
+// a thread that can spin forever under sc, tso or pso can under the
+// LKMM. A fair infinite SC (TSO, PSO) execution in which a thread spins
+// in an await reads, from some iteration on, the last write of every
+// location the iteration reads, and reduced to that one iteration it is
+// an execution the LKMM allows (each of those models is stronger than
+// the LKMM on a C test's primitives), so the LKMM's check finds it
+// (docs/semantics.md, "Threads that spin forever"). The other way does
+// not hold (the LKMM allows lost wakeups SC forbids).
+func stuckDiff(t require.TestingT, name string, test *litmus.Test, sc, lk *Result) {
+	if lk.Verdict == Unknown {
+		return
+	}
+	for _, m := range []Model{SC, TSO, PSO} {
+		op := sc
+		if m != SC {
+			var err error
+			op, err = Check(context.Background(), test, m, Options{})
+			require.NoError(t, err, name)
+		}
+		if op.Verdict == Unknown || !spinning(op) {
+			continue
+		}
+		stuckCompared++
+		require.NotEmpty(t, lk.Stuck, "%s: a thread can spin forever under %s (%s) but not under the LKMM", name, m, op.Stuck[0].Reason)
+	}
+	for _, s := range lk.Stuck {
+		require.Contains(t, s.Reason, "can never finish (it spins at line", name)
+	}
+}
+
+// stuckCompared counts the (test, operational model) pairs stuckDiff
+// held the LKMM to.
+var stuckCompared int
+
+// spinning reports whether some stuck state of an operational result
+// has a thread spinning in a loop (not waiting for a lock).
+func spinning(r *Result) bool {
+	for _, s := range r.Stuck {
+		if strings.Contains(s.Reason, "can never finish") && !strings.Contains(s.Reason, "waits forever") {
+			return true
+		}
+	}
+	return false
 }
 
 // awaitCompared counts the models under which the last awaitDiff
@@ -114,6 +199,7 @@ func TestAwaitDiffTestdata(t *testing.T) {
 	}
 	ms := awaitModels(t)
 	n, compared := 0, 0
+	stuckCompared, scSpinCompared = 0, 0
 	for _, f := range files {
 		test, err := litmus.ParseFile(f)
 		if err != nil || test.Arch != litmus.ArchC {
@@ -131,7 +217,10 @@ func TestAwaitDiffTestdata(t *testing.T) {
 	// The bundled loop tests: spin-waits (code and flat, acquire and
 	// ONCE), seqcount, cmpxchg increment, lost-wakeup, c-spin.
 	require.GreaterOrEqual(t, n, 10, "loop tests found")
-	t.Logf("%d loop tests, %d (test, model) state sets compared", n, compared)
+	// lost-wakeup spins under tso and pso.
+	require.GreaterOrEqual(t, stuckCompared, 2, "operational stuck answers compared")
+	require.GreaterOrEqual(t, scSpinCompared, 10, "tests compared under SC and sc.cat")
+	t.Logf("%d loop tests, %d (test, model) state sets compared, %d stuck answers", n, compared, stuckCompared)
 }
 
 // TestAwaitNotes pins which loops the reduction takes and why it leaves
@@ -151,8 +240,17 @@ func TestAwaitNotes(t *testing.T) {
 		{"while (!READ_ONCE(*x)) { if (READ_ONCE(*y)) break; }", "unrolled (it has a break besides its exit test)"},
 		{"while (!READ_ONCE(*x)) smp_store_mb(*y, 1);", "unrolled (it calls smp_store_mb, which writes)"},
 		{"while (!READ_ONCE(*y)) cpu_relax();", "unrolled (a location it reads may be written by the plain store at line 4"},
+		// The try_cmpxchg retry loop as a code test lowers it
+		// (litmus/retry.go), and what keeps it unrolled.
+		{"r0 = READ_ONCE(*x); do { r1 = r0; r2 = cmpxchg(x, r1, r1 + 1); if (r2 != r1) r0 = r2; } while (r2 != r1);", "checked as an await"},
+		{"r0 = atomic_read(x); do { r1 = r0; r2 = atomic_cmpxchg_acquire(x, r1, r0 * 2); if (r2 != r1) r0 = r2; } while (!(r2 == r1));", "checked as an await"},
+		{"r0 = 0; do { r1 = r0; r2 = cmpxchg(x, r1, r1 + 1); if (r2 != r1) r0 = r2; } while (r2 != r1);", "unrolled (a try_cmpxchg retry loop, but r0 is not read from x with a relaxed read just before it"},
+		{"r0 = smp_load_acquire(x); do { r1 = r0; r2 = cmpxchg(x, r1, r1 + 1); if (r2 != r1) r0 = r2; } while (r2 != r1);", "unrolled (a try_cmpxchg retry loop, but r0 is not read from x with a relaxed read"},
+		{"r0 = READ_ONCE(*x); smp_mb(); do { r1 = r0; r2 = cmpxchg(x, r1, r1 + 1); if (r2 != r1) r0 = r2; } while (r2 != r1);", "unrolled (a try_cmpxchg retry loop, but r0 is not read from x"},
+		{"r0 = READ_ONCE(*x); do { r1 = r0; r2 = cmpxchg(x, r1, READ_ONCE(*y)); if (r2 != r1) r0 = r2; } while (r2 != r1);", "unrolled (a try_cmpxchg retry loop, but an iteration has events before its cmpxchg"},
+		{"r0 = READ_ONCE(*x); do { r2 = cmpxchg(x, r0, r0 + 1); if (r2 != r0) r0 = r2; } while (r2 != r0);", "unrolled (it calls cmpxchg, which may write)"},
 	} {
-		src := fmt.Sprintf("C t\n{}\nP0(int *x, int *y) {\n\t*y = 2;\n}\nP1(int *x, int *y) {\n\tint r0;\n\tint r1;\n\t%s\n}\nexists (1:r0=0)\n", tc.body)
+		src := fmt.Sprintf("C t\n{}\nP0(int *x, int *y) {\n\t*y = 2;\n}\nP1(int *x, int *y) {\n\tint r0;\n\tint r1;\n\tint r2;\n\t%s\n}\nexists (1:r0=0)\n", tc.body)
 		test, err := litmus.Parse("t.litmus", []byte(src))
 		require.NoError(t, err, tc.body)
 		_, notes := litmus.Awaits(test)
@@ -175,9 +273,23 @@ func spinTest(t *rapid.T) string {
 		fmt.Fprintf(&b, "\t"+store.Draw(t, "sx")+"\n", "x", i+1)
 		b.WriteString("\t" + fence.Draw(t, "fw") + "\n")
 		fmt.Fprintf(&b, "\t"+store.Draw(t, "sf")+"\n", "f", 1) // the value awaited: some execution exits
+		if rapid.Bool().Draw(t, "reset") {
+			// The flag set back: an execution whose waiter reads
+			// it last spins forever, under every model.
+			b.WriteString("\tWRITE_ONCE(*f, 0);\n")
+		}
 		if incs == 0 && rapid.Bool().Draw(t, "inc") {
 			incs++
-			b.WriteString("\t{ int o; do { o = READ_ONCE(*x); } while (" + rapid.SampledFrom([]string{"cmpxchg", "cmpxchg_relaxed", "cmpxchg_acquire"}).Draw(t, "cas") + "(x, o, o + 1) != o); }\n")
+			cas := rapid.SampledFrom([]string{"cmpxchg", "cmpxchg_relaxed", "cmpxchg_acquire"}).Draw(t, "cas")
+			if rapid.Bool().Draw(t, "try") {
+				// try_cmpxchg's retry loop (litmus/retry.go). (An
+				// expected value off by one, which never matches,
+				// makes x's value domain grow without end under
+				// the LKMM: Unknown, so not drawn here.)
+				b.WriteString("\t{ int o; int e; int r; o = READ_ONCE(*x); do { e = o; r = " + cas + "(x, e, e + 1); if (r != e) o = r; } while (r != e); }\n")
+			} else {
+				b.WriteString("\t{ int o; do { o = READ_ONCE(*x); } while (" + cas + "(x, o, o + 1) != o); }\n")
+			}
 		}
 		b.WriteString("}\n")
 	}
@@ -204,6 +316,10 @@ func TestAwaitDiffRapid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
+	stuckCompared, scSpinCompared = 0, 0
+	defer func() {
+		t.Logf("%d operational stuck answers compared with the LKMM's, %d tests under SC and sc.cat", stuckCompared, scSpinCompared)
+	}()
 	rapid.Check(t, func(t *rapid.T) {
 		src := spinTest(t)
 		test, err := litmus.Parse("spin.litmus", []byte(src))
@@ -243,6 +359,34 @@ func TestAwaitTwinsKernelCat(t *testing.T) {
 			for _, l := range got.Loops {
 				require.Contains(t, l, "checked as an await", f)
 			}
+		}
+	}
+}
+
+// TestLostWakeupStuck: the lost wakeup of docs/examples/lost-wakeup.litmus
+// leaves the sleeper spinning forever under every model that allows it
+// (tso, pso, the LKMM; SC forbids it), and the waker's smp_mb() between
+// setting the condition and looking for a sleeper removes it under all
+// of them.
+func TestLostWakeupStuck(t *testing.T) {
+	src, err := os.ReadFile("../docs/examples/lost-wakeup.litmus")
+	require.NoError(t, err)
+	fixed := strings.Replace(string(src), "WRITE_ONCE(*cond, 1);\n", "WRITE_ONCE(*cond, 1);\n\tsmp_mb();\n", 1)
+	require.NotEqual(t, string(src), fixed)
+	for _, tc := range []struct {
+		src   string
+		stuck map[Model]bool
+	}{
+		{string(src), map[Model]bool{SC: false, TSO: true, PSO: true, LKMM: true}},
+		{fixed, map[Model]bool{SC: false, TSO: false, PSO: false, LKMM: false}},
+	} {
+		test, err := litmus.Parse("lost-wakeup.litmus", []byte(tc.src))
+		require.NoError(t, err)
+		for _, m := range []Model{SC, TSO, PSO, LKMM} {
+			r, err := Check(context.Background(), test, m, Options{})
+			require.NoError(t, err)
+			require.NotEqual(t, Unknown, r.Verdict, r.Reason)
+			require.Equal(t, tc.stuck[m], spinning(r), "%s:\n%s", m, tc.src)
 		}
 	}
 }

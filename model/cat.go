@@ -238,6 +238,7 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 	}
 	var loops []string
 	var fs []report.Fault
+	var stuck []report.Stuck
 	if t.Arch == litmus.ArchC {
 		loops = lkmm.LoopNotes(t, opt.Unroll)
 		if hasObjects(t) && lkmm.SawFault(p) {
@@ -245,11 +246,22 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 				return nil, err
 			}
 		}
+		if r.Verdict != axiom.Unknown {
+			var serr error
+			if stuck, serr = catSpins(ctx, cm, p, opt, b); serr != nil {
+				var ex *limit.Exceeded
+				if !errors.As(serr, &ex) {
+					return nil, serr
+				}
+				r.Verdict, r.Ok, r.Reason = axiom.Unknown, false, "the search for threads that spin forever stopped early: "+ex.Reason
+			}
+		}
 	}
 	res := catResult(t, m, r, r.States, r.Why, loops, start)
 	if t.Arch == litmus.ArchC {
 		setFaults(res, t, fs, err)
 	}
+	res.Stuck = stuck
 	return res, nil
 }
 
@@ -326,6 +338,28 @@ func setFaults(res *Result, t *litmus.Test, fs []report.Fault, err error) {
 		res.Flags = append(res.Flags, "bad-address")
 		slices.Sort(res.Flags)
 	}
+}
+
+// catSpins finds, for a C test under a cat model, the threads that can
+// spin forever in an await: the second check of model/lkmm's spin.go,
+// under the cat model, when some walk of p failed an await's iteration.
+// A search it could not finish is a *limit.Exceeded.
+func catSpins(ctx context.Context, cm *interp.Model, p *axiom.Program, opt Options, b *limit.Budget) ([]report.Stuck, error) {
+	sp, reports, err := lkmm.SpinProgram(p, opt.LoopBound, b)
+	if err != nil || sp == nil {
+		return nil, err
+	}
+	o := opt
+	o.Explain, o.WitnessFor = false, nil
+	r, err := catSearch(ctx, cm, sp, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	stuck, err := reports(r.States)
+	if err == nil && r.Verdict == axiom.Unknown && len(stuck) == 0 {
+		return nil, &limit.Exceeded{Reason: r.Reason}
+	}
+	return stuck, err
 }
 
 // catSearch runs cat model cm's search over the candidate executions of

@@ -42,6 +42,8 @@ var codeTwins = []struct{ code, twin string }{
 	{"../testdata/code/condload-code.litmus", "../testdata/code/condload-flat.litmus"},
 	{"../testdata/code/claim-code.litmus", "../testdata/code/claim-flat.litmus"},
 	{"../testdata/code/slots-code.litmus", "../testdata/code/slots-flat.litmus"},
+	// The try_cmpxchg retry loop, checked as an await (litmus/retry.go).
+	{"../testdata/code/trycmpxchg-inc-code.litmus", "../testdata/code/trycmpxchg-inc-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }
@@ -84,24 +86,40 @@ func TestCodeTwins(t *testing.T) {
 	require.Equal(t, string(want), golden.String(), "verdicts differ from %s (-update-code rewrites it)", path)
 }
 
-// BenchmarkCodeTwin measures a code test against its hand-flattened
-// twin: parsing (with the lowering) and checking, under SC and the LKMM.
+// BenchmarkCodeTwin measures each code test against its hand-flattened
+// twin (every pair of codeTwins) under all eight models, timing the whole
+// check as litmus check does it: parse (with the prelude's lowering),
+// resolve and search. A pair's two sides are sub-benchmarks
+// pair=P/model=M/side=code and .../side=twin, so that
+//
+//	benchstat -col /side FILE
+//
+// prints the code and twin columns side by side with their ratio. It
+// reports the CPU time per check (cpu-ns/op, getrusage: user plus system,
+// all threads), which moves less than wall time with the load of a shared
+// machine. -bench 'CodeTwin/pair=wfree/model=lkmm' picks a pair or model.
 func BenchmarkCodeTwin(b *testing.B) {
-	for _, name := range []string{"../testdata/code/wfree-code.litmus", "../testdata/wfree.litmus", "../testdata/code/nospace-code.litmus", "../testdata/nospace.litmus", "../testdata/code/ring-dep-code.litmus", "../testdata/code/ring-dep-flat.litmus"} {
-		src, err := os.ReadFile(name)
-		require.NoError(b, err)
-		for _, m := range []Model{SC, LKMM} {
-			b.Run(filepath.Base(name)+"/"+m.String(), func(b *testing.B) {
-				for i := 0; i < b.N; i++ {
-					test, err := litmus.Parse(name, src)
-					if err != nil {
-						b.Fatal(err)
+	for _, tw := range codeTwins {
+		pair := strings.TrimSuffix(filepath.Base(tw.code), "-code.litmus")
+		for _, m := range allModels() {
+			for _, side := range []struct{ name, file string }{{"code", tw.code}, {"twin", tw.twin}} {
+				src, err := os.ReadFile(side.file)
+				require.NoError(b, err)
+				b.Run("pair="+pair+"/model="+m.String()+"/side="+side.name, func(b *testing.B) {
+					b.ReportAllocs()
+					start := cpuTime()
+					for i := 0; i < b.N; i++ {
+						test, err := litmus.Parse(side.file, src)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if _, err := Check(context.Background(), test, m, Options{}); err != nil {
+							b.Fatal(err)
+						}
 					}
-					if _, err := Check(context.Background(), test, m, Options{}); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+					b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+				})
+			}
 		}
 	}
 }

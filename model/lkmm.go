@@ -40,6 +40,7 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 	})
 	// r.Flags has bad-address already when there are faults.
 	setFaults(res, t, r.Faults, nil)
+	res.Stuck = r.Stuck
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "lkmm"
 	return res, nil

@@ -233,7 +233,13 @@ func writeExplanation(w io.Writer, t *litmus.Test, m model.Model, r *model.Resul
 	}
 	for _, s := range r.Stuck {
 		fmt.Fprintf(w, "\nStuck: %s\n", s.Reason)
-		writeTrace(w, &s.Trace, m)
+		switch {
+		case s.Graph != nil:
+			fmt.Fprintf(w, "The execution, which ends with the failed iteration of each thread that spins:\n")
+			s.Graph.WriteText(w)
+		case len(s.Trace.Steps) > 0:
+			writeTrace(w, &s.Trace, m)
+		}
 	}
 	dropped := "Dropped, not checked"
 	if len(r.Faults) > 0 {

@@ -134,6 +134,10 @@ type Result struct {
 	// allowed execution makes, in a test with objects (fault.go), each
 	// with its place; the flag "bad-address" is then among Flags.
 	Faults []report.Fault
+	// Stuck are the ways some allowed execution has threads spinning
+	// forever in an await (spin.go), each naming the threads, where
+	// they spin and what their last iteration read.
+	Stuck []report.Stuck
 }
 
 // Check runs the LKMM on a parsed C litmus test.
@@ -156,21 +160,37 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if r != nil {
 		r.Loops = p.loopNotes()
 	}
-	if err != nil || !p.sawFault {
+	if err != nil {
 		return r, err
 	}
-	var fu *faultsUnknown
-	if r.Faults, err = faults(b, t, opt); errors.As(err, &fu) {
-		if r.Verdict != Unknown {
-			r.Verdict, r.Reason, r.Ok = Unknown, FaultsUnknown(fu.reason), false
+	if p.sawFault {
+		var fu *faultsUnknown
+		if r.Faults, err = faults(b, t, opt); errors.As(err, &fu) {
+			if r.Verdict != Unknown {
+				r.Verdict, r.Reason, r.Ok = Unknown, FaultsUnknown(fu.reason), false
+			}
+			return r, nil
+		} else if err != nil {
+			return nil, err
 		}
-		return r, nil
-	} else if err != nil {
-		return nil, err
+		if len(r.Faults) > 0 {
+			r.Flags = append(r.Flags, "bad-address")
+			sort.Strings(r.Flags)
+		}
 	}
-	if len(r.Faults) > 0 {
-		r.Flags = append(r.Flags, "bad-address")
-		sort.Strings(r.Flags)
+	if p.sawSpin && r.Verdict != Unknown {
+		stuck, incomplete, err := spins(b, t, opt, p)
+		if err != nil {
+			return nil, err
+		}
+		r.Stuck = stuck
+		if incomplete != "" && len(stuck) == 0 {
+			// No witness found before the limit: whether a thread
+			// can spin forever is not known, and that is part of
+			// the answer, as it is for sc, tso and pso.
+			r.Verdict, r.Ok = Unknown, false
+			r.Reason = "the search for threads that spin forever stopped early: " + incomplete
+		}
 	}
 	return r, nil
 }

@@ -73,6 +73,7 @@ func (in *interp) await(init litmus.Stmt, aw *litmus.Await) flow {
 		}
 		in.ctrl = in.ctrl.Merge(t)
 	}
+	start := len(in.events) // the iteration's first event
 	for _, s := range aw.Pre {
 		if in.stmt(s) != flowNormal {
 			// litmus.Awaits admits no break or continue here.
@@ -87,6 +88,23 @@ func (in *interp) await(init litmus.Stmt, aw *litmus.Await) flow {
 		in.newVar()
 	}
 	if in.branch(c, t).Truth() {
+		if aw.Carried != "" {
+			// A retry loop: the read that gave its register
+			// counts too (litmus/retry.go); it is the event just
+			// before the iteration.
+			if start == 0 || in.events[start-1].kind != evR {
+				in.dead = true
+				return flowStop
+			}
+			start--
+		}
+		if !in.partial {
+			if in.p.spinEnds {
+				in.spinEnd(aw, start)
+				return flowStop
+			}
+			in.p.noteSpin(in.th.id, in.events[start:])
+		}
 		in.dead = true
 		return flowStop
 	}

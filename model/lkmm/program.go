@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/ctype"
+	"github.com/litmus-dev/litmus/model/report"
 )
 
 // maxThreads is the most threads a test may have.
@@ -36,6 +38,15 @@ type program struct {
 	// bits.
 	conv   []ctype.Kind
 	awaits awaits // the loops checked as awaits (await.go)
+	// sawSpin reports that a path of check failed an await's iteration,
+	// spinReads the most reads such an iteration made, per thread;
+	// spinEnds makes those paths end rather than die, for the second
+	// check, which numbers the awaits in spinSites (spin.go).
+	sawSpin, spinEnds, spinOverflow bool
+	spinReads                       map[int]int
+	spinSites                       []spinSite
+	spinStates                      []report.State // the final state of each report
+	spinMu                          sync.Mutex     // walks may run at once
 }
 
 // narrowWrite converts the integer value of write e to its location's C

@@ -290,6 +290,10 @@ type Stuck struct {
 	// Trace leads to the state; for a blocked thread it ends with a
 	// StepBlock step per waiting thread.
 	Trace Trace
+	// Graph is, under an axiomatic model with Options.Explain, the
+	// allowed execution in which the threads spin forever: their
+	// failed iterations and the last writes they read (no Trace then).
+	Graph *Graph
 	// Fault, for an entry of Result.Faults, is the access in parts:
 	// the thread, the place, the pointer and its value (nil elsewhere).
 	Fault *Fault
