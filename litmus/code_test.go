@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -223,4 +224,34 @@ func TestCodeOffsetof(t *testing.T) {
 	_, err = Parse("t.litmus", []byte("C t\nstruct a { int y; };\nstatic void put(int *p, void (*release)(int *p)) { release(p); }\n{ struct a a; }\nP0(struct a *a)\n{\n\tput(&a->y, 0);\n}\nexists (a.y=8)\n"))
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "t.litmus:3:52: call through release, a function pointer whose value is not fixed")
+}
+
+// TestCodeMacroStatements checks macros whose bodies are statements with
+// braces, as kernel headers write them (do { ... } while (0)): every
+// token of an expansion sits at the call's position, and the parser's
+// loops once took that for no progress, skipping the closing brace.
+// The second case, with a statement expression as well, used to hang the
+// prelude's parse (it restarted at the call, before the text read).
+func TestCodeMacroStatements(t *testing.T) {
+	for _, def := range []string{
+		"#define F(p) { WRITE_ONCE((p)->flag, 1); }",
+		"#define F(p) do { WRITE_ONCE(p->flag, 1); } while (0)",
+	} {
+		src := "C m\n" + def + "\nstruct s { int flag; };\nstatic void g(struct s *p)\n{\n\tF(p);\n}\n{ struct s s; }\nP0(struct s *s) { g(s); }\nexists (s.flag=1)\n"
+		test, err := Parse("m.litmus", []byte(src))
+		require.NoError(t, err, def)
+		require.Contains(t, string(Format(test)), "WRITE_ONCE(*s__flag, 1);", def)
+	}
+	hang := "C h\n#define set_flag(p) do { WRITE_ONCE((p)->flag, 1); } while (0)\n#define max_t(type, a, b) ({ type __a = (a); type __b = (b); __a > __b ? __a : __b; })\nstruct s { int data; int flag; };\nstatic inline void publish(struct s *p, int v)\n{\n\tWRITE_ONCE(p->data, v);\n\tset_flag(p);\n}\n{ struct s s; }\nP0(struct s *s) { publish(s, 3); }\nP1(struct s *s)\n{\n\tint m;\n\tm = max_t(int, READ_ONCE(s->data), 2);\n}\nexists (1:m=3)\n"
+	done := make(chan error, 1)
+	go func() {
+		_, err := Parse("h.litmus", []byte(hang))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.ErrorContains(t, err, "h.litmus:15:6: expected expression, found '{'")
+	case <-time.After(20 * time.Second):
+		t.Fatal("parsing a statement expression in a macro did not end")
+	}
 }

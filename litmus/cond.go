@@ -12,7 +12,7 @@ import "strconv"
 func (p *parser) parseFinal() {
 	t := p.test
 	for p.tok != tEOF {
-		start := p.pos
+		start := p.ntok
 		switch {
 		case p.isIdent("locations"):
 			if t.Locations != nil {
@@ -52,7 +52,7 @@ func (p *parser) parseFinal() {
 			p.errorExpected("exists, ~exists, forall, locations, filter or invariant")
 			p.next()
 		}
-		if p.pos == start {
+		if p.ntok == start {
 			p.next()
 		}
 	}
@@ -130,7 +130,7 @@ func (p *parser) parseLocations() []*LocRef {
 	locs := []*LocRef{}
 	p.expect("[")
 	for !p.is("]") && p.tok != tEOF {
-		start := p.pos
+		start := p.ntok
 		if l := p.parseLocRef(); l != nil {
 			// herd's locations may give a location the type its value
 			// prints with: "x int64_t", "0:r5*" (a pointer).
@@ -148,7 +148,7 @@ func (p *parser) parseLocations() []*LocRef {
 		if !p.got(";") {
 			break
 		}
-		if p.pos == start {
+		if p.ntok == start {
 			break
 		}
 	}

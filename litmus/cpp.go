@@ -565,6 +565,7 @@ func itoa(n int) string {
 
 // rawNext advances to the next token without expanding macros.
 func (p *parser) rawNext() {
+	p.ntok++
 	if len(p.pend) > 0 {
 		t := p.pend[0]
 		p.pend = p.pend[1:]

@@ -90,6 +90,9 @@ type bailout struct{}
 // current token of the shared C-like scanner; the X86 code table is read
 // directly from src (parse_x86.go).
 type parser struct {
+	// ntok counts the tokens read: the progress a loop makes (a macro's
+	// expanded tokens all sit at its call's position).
+	ntok int
 	file  *File
 	src   []byte
 	prims Table // nil: the built-in table
@@ -198,6 +201,7 @@ func (p *parser) next() {
 		}
 	}
 	p.prevEnd = p.sc.off
+	p.ntok++
 	var off int
 	p.tok, off, p.lit = p.sc.scan()
 	p.pos = Pos(off + 1)

@@ -162,13 +162,13 @@ func (p *parser) parseBlock(body bool) *BlockStmt {
 func (p *parser) parseStmtList() []Stmt {
 	var list []Stmt
 	for !p.is("}") && p.tok != tEOF {
-		start := p.pos
+		start := p.ntok
 		if p.isTypeStart() {
 			list = append(list, p.parseDecl(true)...)
 		} else if s := p.parseStmt(); s != nil {
 			list = append(list, s)
 		}
-		if p.pos == start {
+		if p.ntok == start {
 			p.next() // always make progress
 		}
 	}
@@ -576,7 +576,7 @@ func (p *parser) parseSwitch() Stmt {
 	p.expect("{")
 	var cur *CaseClause
 	for !p.is("}") && p.tok != tEOF {
-		start := p.pos
+		start := p.ntok
 		if p.tok == tIdent && (p.lit == "case" || p.lit == "default") {
 			if cur == nil || len(cur.Body) > 0 || cur.Default || p.lit == "default" {
 				cur = &CaseClause{Case: p.pos}
@@ -600,7 +600,7 @@ func (p *parser) parseSwitch() Stmt {
 		} else if st := p.parseStmt(); st != nil {
 			cur.Body = append(cur.Body, st)
 		}
-		if p.pos == start {
+		if p.ntok == start {
 			p.next()
 		}
 	}

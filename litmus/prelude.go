@@ -103,21 +103,29 @@ func (p *parser) parseCodePrelude(off int) int {
 			}
 			return off
 		}
-		start := p.pos
+		start := p.ntok
 		p.parseExternal()
-		if p.pos == start {
+		if p.ntok == start {
 			p.next()
 		}
 		if p.tok == tEOF {
 			return len(p.src)
 		}
-		if len(p.pend) > 0 {
+		expanding := len(p.pend) > 0
+		if expanding {
 			// A macro's expansion is under way at the end of a
 			// declaration: nothing a prelude can hold.
 			p.error(p.pos, "unexpected "+p.describe()+" after a declaration")
 			p.pend = nil
 		}
-		off = p.offset(p.pos)
+		next := p.offset(p.pos)
+		if expanding || next <= off {
+			// A token of a macro's expansion is placed at the macro's
+			// call, before the text already read: go on after what the
+			// scanner has read, so that every round makes progress.
+			next = max(p.sc.off, off+1)
+		}
+		off = next
 	}
 }
 
@@ -285,7 +293,7 @@ func (p *parser) parseStructSpec() *ctype {
 	p.next()
 	seen := map[string]bool{}
 	for !p.is("}") && p.tok != tEOF {
-		start := p.pos
+		start, startTok := p.pos, p.ntok
 		ft, ok := p.parseDeclSpec(nil)
 		if !ok {
 			p.syncStmt()
@@ -321,7 +329,7 @@ func (p *parser) parseStructSpec() *ctype {
 				break
 			}
 		}
-		if p.pos == start {
+		if p.ntok == startTok {
 			p.next()
 		}
 		p.expectSemi()

@@ -46,14 +46,14 @@ func (p *parser) parseCodeInit() {
 		if p.got(";") {
 			continue
 		}
-		start := p.pos
+		start := p.ntok
 		p.parseCodeInitDecl()
 		if !p.is("}") && !p.got(";") {
 			p.errorExpected("; or }")
 			p.skipTo(";", "}")
 			p.got(";")
 		}
-		if p.pos == start {
+		if p.ntok == start {
 			p.next()
 		}
 	}
