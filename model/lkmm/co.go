@@ -29,6 +29,7 @@ type enumState struct {
 	// gens the generation of each location's orders.
 	orderBuf [][]int
 	gens     []coGen
+	sub      subtrees // the certification of subtrees (subtree.go)
 }
 
 // locWrites are the writes of one location that co orders.
@@ -112,6 +113,12 @@ func (s *search) rfAt(st *enumState, l, i int) {
 	}
 	if l == st.x.nLoc {
 		s.candidate(st.x, st.rf, st.orders, st.ulOf)
+		return
+	}
+	if st.certify(l, i) {
+		st.sub.sure = true
+		s.rfAt(st, l, i)
+		st.sub.sure = false
 		return
 	}
 	if i < len(st.reads[l]) {

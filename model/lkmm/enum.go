@@ -53,6 +53,11 @@ type search struct {
 	// enum is the rf and co enumeration of scratch, kept with it for the
 	// next combination of the same shapes (nil: none is possible).
 	enum *enumState
+	// sure: the combinations below the current node of combine are
+	// certified (subtree.go); rep is the buffer of the node's
+	// representative combination.
+	sure bool
+	rep  []*trace
 }
 
 func (p *program) check(b *limit.Budget, opt Options) (*Result, error) {
@@ -150,6 +155,12 @@ func (s *search) combine(all [][]trace, pick []*trace, i int) {
 	if s.stopErr != nil {
 		return
 	}
+	if i < len(all) && s.certifyCombine(all, pick, i) {
+		s.sure = true
+		s.combine(all, pick, i)
+		s.sure = false
+		return
+	}
 	if i == len(all) {
 		for _, tr := range pick {
 			for _, v := range tr.needs {
@@ -234,46 +245,7 @@ const minRelations = 64
 
 // execute enumerates the rf and co of one combination of traces.
 func (s *search) execute(pick []*trace) {
-	n := len(s.p.names)
-	for _, tr := range pick {
-		n += len(tr.events)
-	}
-	if need := uint64(minRelations) * relBytes(n); need > s.b.Memory() {
-		s.stopErr = &limit.Exceeded{Reason: fmt.Sprintf("memory cap: an execution of %d events needs at least %s for its relations (%d of them, %d² bits each), over the %s cap",
-			n, limit.Bytes(need), minRelations, n, limit.Bytes(s.b.Memory()))}
-		return
-	}
-	x := s.scratch
-	var st *enumState
-	if x != nil && s.sameShapes(pick) {
-		// The same events and relations as the last combination, with
-		// other values: keep the base and fixed relations, and the
-		// enumeration's structure, which depends on the events only.
-		x.rebind(pick)
-		x.al.Reset(x.fixMark)
-		st = s.enum
-		if st != nil {
-			st.clearReads()
-		}
-	} else {
-		s.al.Reset(arenaMark{})
-		s.al.Events = n
-		x = newExecution(s.p, pick, s.al, s.scratch)
-		s.scratch = x
-		x.finalLoc = s.finalLoc
-		x.plain = s.opt.plainModel
-		x.fixed()
-		pruneFrom := s.opt.pruneFrom
-		if pruneFrom == 0 {
-			pruneFrom = pruneWrites
-		}
-		st = newEnum(x, pruneFrom)
-		s.enum = st
-		x.fixMark = x.al.Mark()
-	}
-	for i, tr := range pick {
-		s.last[i] = tr.shape
-	}
+	x, st := s.scratchFor(pick)
 	if st == nil {
 		return
 	}
@@ -314,6 +286,58 @@ func (s *search) execute(pick []*trace) {
 	s.rfAt(st, 0, 0)
 }
 
+// scratchFor returns the execution of the combination pick, with the
+// enumeration of its rf and co: the scratch ones rebound when pick has
+// the shapes of the last combination, else new ones. The enumeration is
+// nil when no candidate is possible or the execution is over the memory
+// cap (then stopErr says so).
+func (s *search) scratchFor(pick []*trace) (*execution, *enumState) {
+	n := len(s.p.names)
+	for _, tr := range pick {
+		n += len(tr.events)
+	}
+	if need := uint64(minRelations) * relBytes(n); need > s.b.Memory() {
+		s.stopErr = &limit.Exceeded{Reason: fmt.Sprintf("memory cap: an execution of %d events needs at least %s for its relations (%d of them, %d² bits each), over the %s cap",
+			n, limit.Bytes(need), minRelations, n, limit.Bytes(s.b.Memory()))}
+		return nil, nil
+	}
+	x := s.scratch
+	var st *enumState
+	if x != nil && s.sameShapes(pick) {
+		// The same events and relations as the last combination, with
+		// other values: keep the base and fixed relations, and the
+		// enumeration's structure, which depends on the events only.
+		x.rebind(pick)
+		x.al.Reset(x.fixMark)
+		st = s.enum
+		if st != nil {
+			st.clearReads()
+		}
+	} else {
+		s.al.Reset(arenaMark{})
+		s.al.Events = n
+		x = newExecution(s.p, pick, s.al, s.scratch)
+		s.scratch = x
+		x.finalLoc = s.finalLoc
+		x.plain = s.opt.plainModel
+		x.fixed()
+		pruneFrom := s.opt.pruneFrom
+		if pruneFrom == 0 {
+			pruneFrom = pruneWrites
+		}
+		st = newEnum(x, pruneFrom)
+		if st != nil {
+			st.initSubtrees(s.opt)
+		}
+		s.enum = st
+		x.fixMark = x.al.Mark()
+	}
+	for i, tr := range pick {
+		s.last[i] = tr.shape
+	}
+	return x, st
+}
+
 // candidate checks one complete candidate execution.
 func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]int) {
 	s.res.Candidates++
@@ -347,7 +371,14 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		target = s.cond.Holds(s.opt.WitnessFor, fin)
 	}
 	wantWhy := target && s.why == ""
-	out := x.model(wantWhy)
+	var out outcome
+	if s.enum.sureConsistent(s.sure) {
+		// Allowed: a certified subtree's candidate that passes
+		// coherence and atomicity (subtree.go).
+		out.flags = x.fixed().flags
+	} else {
+		out = x.model(wantWhy)
+	}
 	if out.failed != "" {
 		if sat {
 			s.res.Rejected[out.failed]++
