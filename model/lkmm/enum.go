@@ -283,6 +283,7 @@ func (s *search) execute(pick []*trace) {
 		st.cands[e.loc] = append(st.cands[e.loc], c)
 	}
 	x.rfMark = x.al.Mark()
+	st.sizeReads()
 	s.rfAt(st, 0, 0)
 }
 

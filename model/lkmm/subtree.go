@@ -58,6 +58,9 @@ type subtrees struct {
 	// (unique[nLoc] is true).
 	unique []bool
 	sure   bool // the current node's subtree is certified
+	// size[l]: the product of the numbers of sources of the reads of
+	// the locations from l on, up to subtreeMin (sizeReads).
+	size   []int
 	orders [][]int
 	buf    [][]int
 }
@@ -88,6 +91,7 @@ func (st *enumState) initSubtrees(opt Options) {
 	for l := x.nLoc - 1; l >= 0; l-- {
 		t.unique[l] = t.unique[l+1] && len(st.lw[l].ws) <= 1 && st.lw[l].unmatched < 0
 	}
+	t.size = make([]int, x.nLoc+1)
 	t.orders = make([][]int, x.nLoc)
 	t.buf = make([][]int, x.nLoc)
 	for l := range t.buf {
@@ -105,11 +109,9 @@ func (st *enumState) certify(l, i int) bool {
 	}
 	// The candidates below: the product of the numbers of sources of
 	// the reads left, up to subtreeMin.
-	size := 1
-	for l2, j := l, i; l2 < st.x.nLoc && size < subtreeMin; l2, j = l2+1, 0 {
-		for ; j < len(st.reads[l2]) && size < subtreeMin; j++ {
-			size *= len(st.cands[l2][j])
-		}
+	size := t.size[l+1]
+	for j := i; j < len(st.reads[l]) && size < subtreeMin; j++ {
+		size *= len(st.cands[l][j])
 	}
 	if size < subtreeMin {
 		return false
@@ -219,4 +221,21 @@ func (s *search) certifyCombine(all [][]trace, pick []*trace, i int) bool {
 	}
 	x.setRfCo(up, st.sub.buf)
 	return upperHolds(x)
+}
+
+// sizeReads sets sub.size for the reads and candidates of the current
+// combination.
+func (st *enumState) sizeReads() {
+	t := &st.sub
+	if !t.on {
+		return
+	}
+	t.size[len(st.reads)] = 1
+	for l := len(st.reads) - 1; l >= 0; l-- {
+		size := t.size[l+1]
+		for j := 0; j < len(st.reads[l]) && size < subtreeMin; j++ {
+			size *= len(st.cands[l][j])
+		}
+		t.size[l] = size
+	}
 }
