@@ -33,6 +33,33 @@ type (
 		Args   []Expr
 		Rparen Pos
 	}
+	// SwitchStmt is switch (Tag) { Clauses }.
+	SwitchStmt struct {
+		Switch  Pos
+		Tag     Expr
+		Clauses []*CaseClause
+		Rbrace  Pos
+	}
+	// CaseClause is "case V:" (Values, one per label of consecutive
+	// labels with no statement between them) or "default:" (Default),
+	// and the statements up to the next label.
+	CaseClause struct {
+		Case    Pos
+		Values  []Expr
+		Default bool
+		Body    []Stmt
+	}
+	// GotoStmt is goto Label;
+	GotoStmt struct {
+		Goto   Pos
+		Label  *Ident
+		EndPos Pos
+	}
+	// LabeledStmt is Label: Stmt.
+	LabeledStmt struct {
+		Label *Ident
+		Stmt  Stmt
+	}
 )
 
 func (e *MemberExpr) Pos() Pos   { return e.X.Pos() }
@@ -44,6 +71,16 @@ func (e *TypeArg) End() Pos      { return e.EndPos }
 func (e *IndirectCall) Pos() Pos { return e.Fun.Pos() }
 func (e *IndirectCall) End() Pos { return e.Rparen + 1 }
 
+func (s *SwitchStmt) Pos() Pos  { return s.Switch }
+func (s *SwitchStmt) End() Pos  { return s.Rbrace + 1 }
+func (s *GotoStmt) Pos() Pos    { return s.Goto }
+func (s *GotoStmt) End() Pos    { return s.EndPos }
+func (s *LabeledStmt) Pos() Pos { return s.Label.Pos() }
+func (s *LabeledStmt) End() Pos { return s.Stmt.End() }
+
+func (*SwitchStmt) stmtNode()   {}
+func (*GotoStmt) stmtNode()     {}
+func (*LabeledStmt) stmtNode()  {}
 func (*MemberExpr) exprNode()   {}
 func (*ReturnStmt) stmtNode()   {}
 func (*TypeArg) exprNode()      {}

@@ -2,6 +2,7 @@ package litmus
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,15 +100,21 @@ func (p *parser) lower() {
 		return
 	}
 	var init []*InitItem
+	var unvalued []pendingAddr
 	for _, o := range lw.order {
 		for _, s := range o.scalars {
 			it := &InitItem{ItemPos: o.d.pos, Type: s.typ.flatType(), Proc: -1, Name: s.loc, EndPos: o.d.pos}
 			switch {
+			case s.initAddr != nil && s.initAddr.obj.byOff[s.initAddr.off] == nil:
+				// The address of a place with no scalar (a table of
+				// function pointers, an ops struct): usable only by
+				// plain reads, which resolve it statically; the
+				// location is kept out of the test unless a thread or
+				// the final section needs its value (unvalued).
+				unvalued = append(unvalued, pendingAddr{s: s, item: it, pos: o.d.pos})
 			case s.initAddr != nil:
 				t := lw.addrLoc(s.initAddr, o.d.pos)
-				if t != nil {
-					it.Value = &UnaryExpr{OpPos: o.d.pos, Op: "&", X: &Ident{NamePos: o.d.pos, Name: t.loc}}
-				}
+				it.Value = &UnaryExpr{OpPos: o.d.pos, Op: "&", X: &Ident{NamePos: o.d.pos, Name: t.loc}}
 			case s.initN != 0 && s.typ.opaque && strings.HasPrefix(s.typ.name, "atomic"):
 				it.Value = &CallExpr{Fun: &Ident{NamePos: o.d.pos, Name: "ATOMIC_INIT"}, Args: []Expr{intLit(o.d.pos, s.initN)}}
 			case s.initN != 0 || s.typ.kind == kInt && !s.typ.opaque:
@@ -129,10 +136,11 @@ func (p *parser) lower() {
 	}
 	p.test.Init = init
 	p.test.Procs = procs
+	lw.final()
+	lw.dropUnvalued(unvalued)
 	if lw.dynAddr {
 		lw.objects()
 	}
-	lw.final()
 	code := &Code{Paths: map[string]string{}, Names: map[string]string{}, Notes: lw.notes}
 	for _, o := range lw.order {
 		co := &CodeObject{Name: o.d.name, Type: o.d.typ.name, Size: o.d.typ.size}
@@ -414,6 +422,56 @@ func (lw *lowerer) objNames() []string {
 		out = append(out, o.d.name)
 	}
 	return out
+}
+
+// pendingAddr is a pointer location initialised with the address of a
+// place that holds no scalar location.
+type pendingAddr struct {
+	s    *scalar
+	item *InitItem
+	pos  Pos
+}
+
+// dropUnvalued removes the init items of the pointers of unvalued, whose
+// every read was resolved statically: no thread accesses them and the
+// final section does not name them. One that is needed is an error: its
+// value would be an address no location of the test has.
+func (lw *lowerer) dropUnvalued(unvalued []pendingAddr) {
+	if len(unvalued) == 0 {
+		return
+	}
+	t := lw.p.test
+	needed := map[string]bool{}
+	for _, pr := range t.Procs {
+		for _, prm := range pr.Params {
+			needed[prm.Name.Name] = true
+		}
+	}
+	for _, l := range t.Locations {
+		needed[l.Name] = true
+	}
+	for _, p := range t.FinalProps() {
+		EachAtom(p, func(a *AtomProp) {
+			needed[a.Loc.Name] = true
+			if a.Val.Loc != nil {
+				needed[a.Val.Loc.Name] = true
+			}
+		})
+	}
+	drop := map[*InitItem]bool{}
+	for _, u := range unvalued {
+		if needed[u.s.loc] {
+			pl := u.s.initAddr
+			lw.errorf(nil, u.pos, "%s points to %s+%d, which is no scalar location (function pointers only): read it only with plain accesses", u.s.path, pl.obj.d.name, pl.off)
+			continue
+		}
+		drop[u.item] = true
+		delete(lw.paths, u.s.path)
+		o := u.s.obj
+		delete(o.byOff, u.s.off)
+		o.scalars = slices.DeleteFunc(o.scalars, func(s *scalar) bool { return s == u.s })
+	}
+	t.Init = slices.DeleteFunc(t.Init, func(it *InitItem) bool { return drop[it] })
 }
 
 // addrLoc is the location a pointer to pl holds: the scalar at pl's

@@ -9,7 +9,15 @@ type value struct {
 	x    Expr
 	addr *place
 	fn   *funcDef
+	// local is set for the address of a local: the register that holds
+	// it (an out-parameter of a helper, &old of try_cmpxchg). Like addr
+	// and fn, a value fixed when the code is lowered.
+	local string
 }
+
+// fixed reports whether v is a pointer fixed when the code is lowered: an
+// object's place, a function or a local.
+func (v *value) fixed() bool { return v.addr != nil || v.fn != nil || v.local != "" }
 
 // lval is a lowered lvalue: a register, a fixed place, or *dyn (a
 // pointer value of the test; the place is doff bytes past its target,
@@ -104,6 +112,8 @@ func (in *inliner) conv(v *value) Expr {
 		return &Ident{NamePos: in.site, Name: s.loc}
 	case v.fn != nil:
 		in.errorf(in.site, "function %s used as a value (only calls through a function pointer fixed in the init block are supported)", v.fn.name)
+	case v.local != "":
+		in.errorf(in.site, "the address of a local used as a value: a code test passes it to a helper or a primitive, and dereferences it, only")
 	}
 	return intLit(in.site, 0)
 }
@@ -130,7 +140,7 @@ func (in *inliner) exprFor(e Expr, stmt bool) *value {
 		}
 		t := in.lw.typeOfIn(in, e.Type, e.Pos())
 		if t != nil && t.kind != kVoid {
-			v = &value{t: t, x: v.x, addr: v.addr, fn: v.fn}
+			v = &value{t: t, x: v.x, addr: v.addr, fn: v.fn, local: v.local}
 			if v.addr != nil && t.kind == kPtr {
 				v.addr = &place{obj: v.addr.obj, off: v.addr.off, t: t.elem}
 			}
@@ -173,8 +183,7 @@ func (in *inliner) exprFor(e Expr, stmt bool) *value {
 			case l.dyn != nil:
 				return &value{t: ptrTo(l.t), x: l.addr(in)}
 			}
-			in.errorf(e.Pos(), "cannot take the address of a local")
-			return nil
+			return &value{t: ptrTo(l.t), local: l.reg}
 		case "*":
 			l := in.lvalue(e)
 			if l == nil {
@@ -186,7 +195,7 @@ func (in *inliner) exprFor(e Expr, stmt bool) *value {
 		if v == nil {
 			return nil
 		}
-		if e.Op == "!" && (v.addr != nil || v.fn != nil) {
+		if e.Op == "!" && v.fixed() {
 			return &value{t: cInt, x: intLit(p, 0)} // a fixed pointer is not NULL
 		}
 		return &value{t: cInt, x: &UnaryExpr{OpPos: p, Op: e.Op, X: in.conv(v)}}
@@ -256,7 +265,7 @@ func (in *inliner) binary(e *BinaryExpr) *value {
 		return nil
 	}
 	x := in.conv(xv)
-	if (e.Op == "&&" || e.Op == "||") && (xv.addr != nil || xv.fn != nil) {
+	if (e.Op == "&&" || e.Op == "||") && xv.fixed() {
 		// A fixed pointer is true: x && y is y != 0, x || y is 1.
 		if e.Op == "||" {
 			return &value{t: cInt, x: intLit(p, 1)}
@@ -283,6 +292,18 @@ func (in *inliner) binary(e *BinaryExpr) *value {
 		t = xv.t
 	}
 	if len(ys) == 0 {
+		if a, ok := Unparen(x).(*IntLit); ok && (e.Op == "/" || e.Op == "%") {
+			// A division of constants, as ARRAY_SIZE() writes one, is
+			// folded (the architectures' code has no divide): exact
+			// for operands that are not negative.
+			if b, ok := Unparen(y).(*IntLit); ok && a.Value >= 0 && b.Value > 0 {
+				v := a.Value / b.Value
+				if e.Op == "%" {
+					v = a.Value % b.Value
+				}
+				return &value{t: t, x: intLit(p, v)}
+			}
+		}
 		return &value{t: t, x: &BinaryExpr{X: x, OpPos: p, Op: e.Op, Y: y}}
 	}
 	if e.Op == "&&" || e.Op == "||" {
@@ -431,6 +452,9 @@ func (in *inliner) deref(v *value, p Pos) *lval {
 		in.errorf(p, "dereference of a function")
 		return nil
 	}
+	if v.local != "" {
+		return &lval{t: v.t.elem, reg: v.local}
+	}
 	if lit, ok := Unparen(v.x).(*IntLit); ok && lit.Value == 0 {
 		in.errorf(p, "NULL pointer dereference")
 		return nil
@@ -508,6 +532,10 @@ func (in *inliner) call(c *CallExpr, stmt bool) *value {
 		}
 	case "container_of":
 		return in.containerOf(c)
+	case "sizeof":
+		if len(c.Args) == 1 {
+			return in.sizeOf(c.Args[0])
+		}
 	case "ATOMIC_INIT", "REFCOUNT_INIT", "ATOMIC_LONG_INIT":
 		if len(c.Args) == 1 {
 			return in.expr(c.Args[0])
@@ -515,6 +543,38 @@ func (in *inliner) call(c *CallExpr, stmt bool) *value {
 	}
 	if f := in.lw.cs.funcs[name]; f != nil && f.body != nil {
 		return in.inline(f, c.Args, c.Pos(), stmt)
+	}
+	if (name == "BUG_ON" || name == "BUG") && in.lw.cs.funcs[name] == nil {
+		in.errorf(c.Fun.Pos(), "%s: a code test states what must not happen in its final section (exists, or an invariant: docs/language.md), not with %s", name, name)
+		return nil
+	}
+	if al, ok := kernelAlias(name, in.lw.p.test.Primitive); ok && in.lw.cs.funcs[name] == nil {
+		if len(c.Args) != al.n {
+			in.errorf(c.Fun.Pos(), "wrong number of arguments to %s: have %d, want %d", name, len(c.Args), al.n)
+			return nil
+		}
+		if al.to == "" {
+			return in.expr(c.Args[0])
+		}
+		var args []Expr
+		for _, i := range al.args {
+			args = append(args, c.Args[i])
+		}
+		return in.call(&CallExpr{Fun: &Ident{NamePos: c.Fun.NamePos, Name: al.to}, Lparen: c.Lparen, Args: args, Rparen: c.Rparen}, stmt)
+	}
+	if read, ok := condLoads[name]; ok && in.lw.cs.funcs[name] == nil {
+		return in.condLoad(c, read)
+	}
+	if base, ok := strings.CutPrefix(name, "try_"); ok && in.lw.cs.funcs[name] == nil {
+		if _, ok := in.lw.p.test.Primitive(base); ok {
+			return in.tryCmpxchg(c, base)
+		}
+	}
+	if i := strings.Index(name, "_try_cmpxchg"); i > 0 && in.lw.cs.funcs[name] == nil {
+		base := name[:i+1] + name[i+len("_try_"):]
+		if _, ok := in.lw.p.test.Primitive(base); ok {
+			return in.tryCmpxchg(c, base)
+		}
 	}
 	prim, ok := in.lw.p.test.Primitive(name)
 	if !ok {
@@ -733,7 +793,7 @@ func (in *inliner) inline(f *funcDef, args []Expr, callPos Pos, stmt bool) *valu
 		if name == "" {
 			continue
 		}
-		if v.addr != nil || v.fn != nil {
+		if v.fixed() {
 			nv := *v
 			nv.t = pt
 			if nv.addr != nil && pt.kind == kPtr {
@@ -768,9 +828,10 @@ func (in *inliner) inline(f *funcDef, args []Expr, callPos Pos, stmt bool) *valu
 	in.inst = map[*DeclStmt]string{}
 	in.ret = &retCtx{t: f.ret}
 	in.assign = assigned(f.body)
+	in.labels = nil // a goto stays in its function
 	in.seq(f.body.List)
 	ret := in.ret
-	in.stack, in.scopes, in.file, in.site, in.fn, in.inst, in.ret, in.assign = frame.stack, frame.scopes, frame.file, frame.site, frame.fn, frame.inst, frame.ret, frame.assign
+	in.stack, in.scopes, in.file, in.site, in.fn, in.inst, in.ret, in.assign, in.labels = frame.stack, frame.scopes, frame.file, frame.site, frame.fn, frame.inst, frame.ret, frame.assign, frame.labels
 	if f.ret.kind == kVoid {
 		if !stmt {
 			in.errorf(callPos, "%s returns void, not a value", f.name)
@@ -805,4 +866,245 @@ func staticEqual(x, y *value) (bool, bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// tryCmpxchg lowers try_cmpxchg(v, old, new) and the atomic_ and
+// atomic_long_ forms of each ordering as the kernel's generic fallback
+// defines them (include/linux/atomic/atomic-arch-fallback.h,
+// raw_atomic_try_cmpxchg): o = *old; r = cmpxchg(v, o, new); if r != o,
+// *old = r; the value is r == o. base names the cmpxchg of the same
+// ordering; new is evaluated first, as an argument of the call.
+func (in *inliner) tryCmpxchg(c *CallExpr, base string) *value {
+	name := c.Fun.Name
+	p := in.pos(c.Pos())
+	if len(c.Args) != 3 {
+		in.errorf(c.Fun.Pos(), "wrong number of arguments to %s: have %d, want 3", name, len(c.Args))
+		return nil
+	}
+	nv := in.expr(c.Args[2])
+	if nv == nil {
+		return nil
+	}
+	ol := in.deref(in.expr(c.Args[1]), c.Args[1].Pos())
+	if ol == nil {
+		return nil
+	}
+	if !ol.t.isScalar() || ol.t.kind == kPtr {
+		in.errorf(c.Args[1].Pos(), "argument 2 of %s must point to an integer (the expected old value)", name)
+		return nil
+	}
+	ident := func(n string) *Ident { return &Ident{NamePos: p, Name: n} }
+	assign := func(dst string, x Expr) {
+		in.emit(&AssignStmt{LHS: ident(dst), OpPos: p, Op: "=", RHS: x, EndPos: p})
+	}
+	nx := in.conv(nv)
+	if _, ok := nx.(*IntLit); !ok {
+		n := in.temp(ol.t)
+		assign(n, nx)
+		nx = ident(n)
+	}
+	ov := in.load(ol, c.Args[1].Pos())
+	if ov == nil {
+		return nil
+	}
+	o := in.temp(ol.t)
+	assign(o, in.conv(ov))
+	// The call of base sees o and n through names no C identifier can
+	// spell.
+	in.push()
+	sc := in.scopes[len(in.scopes)-1]
+	sc["try_cmpxchg:old"] = &binding{t: ol.t, static: &value{t: ol.t, x: ident(o)}}
+	sc["try_cmpxchg:new"] = &binding{t: ol.t, static: &value{t: ol.t, x: nx}}
+	cv := in.call(&CallExpr{Fun: &Ident{NamePos: c.Fun.NamePos, Name: base}, Lparen: c.Lparen,
+		Args: []Expr{c.Args[0], &Ident{NamePos: c.Args[1].Pos(), Name: "try_cmpxchg:old"}, &Ident{NamePos: c.Args[2].Pos(), Name: "try_cmpxchg:new"}}, Rparen: c.Rparen}, false)
+	in.pop()
+	if cv == nil {
+		return nil
+	}
+	r := in.temp(ol.t)
+	assign(r, in.conv(cv))
+	lhs := in.lvalExpr(ol, c.Args[1].Pos())
+	if lhs == nil {
+		return nil
+	}
+	in.noteWrite(lhs)
+	set := &AssignStmt{LHS: lhs, OpPos: p, Op: "=", RHS: ident(r), EndPos: p}
+	in.emit(&IfStmt{If: p, Cond: &BinaryExpr{X: ident(r), OpPos: p, Op: "!=", Y: ident(o)}, Then: in.block([]Stmt{set}, c.Pos())})
+	return &value{t: cInt, x: &BinaryExpr{X: ident(r), OpPos: p, Op: "==", Y: ident(o)}}
+}
+
+// condLoads are the kernel's conditional-load spins
+// (include/asm-generic/barrier.h, include/linux/atomic.h), each with the
+// read one iteration makes: smp_cond_load_acquire() is documented as
+// "equivalent to using smp_load_acquire() on the condition variable".
+var condLoads = map[string]string{
+	"smp_cond_load_relaxed":         "READ_ONCE",
+	"smp_cond_load_acquire":         "smp_load_acquire",
+	"atomic_cond_read_relaxed":      "atomic_read",
+	"atomic_cond_read_acquire":      "atomic_read_acquire",
+	"atomic_long_cond_read_relaxed": "atomic_long_read",
+	"atomic_long_cond_read_acquire": "atomic_long_read_acquire",
+}
+
+// condLoad lowers smp_cond_load_acquire(ptr, cond) and its kin as the
+// kernel's generic definition writes them: the pointer evaluated once,
+// then do { VAL = read(ptr); } while (!(cond)), cond naming the value
+// read as VAL; the value is VAL. The loop only reads, so the axiomatic
+// models check it as an await of cond (Awaits).
+func (in *inliner) condLoad(c *CallExpr, read string) *value {
+	name := c.Fun.Name
+	p := in.pos(c.Pos())
+	if len(c.Args) != 2 {
+		in.errorf(c.Fun.Pos(), "wrong number of arguments to %s: have %d, want 2", name, len(c.Args))
+		return nil
+	}
+	pv := in.expr(c.Args[0])
+	if pv == nil {
+		return nil
+	}
+	if pv.t == nil || pv.t.kind != kPtr || !pv.t.elem.isScalar() && !pv.t.elem.opaque {
+		in.errorf(c.Args[0].Pos(), "argument 1 of %s must point to a scalar", name)
+		return nil
+	}
+	ident := func(n string) *Ident { return &Ident{NamePos: p, Name: n} }
+	if !pv.fixed() {
+		r := in.temp(pv.t)
+		in.emit(&AssignStmt{LHS: ident(r), OpPos: p, Op: "=", RHS: in.conv(pv), EndPos: p})
+		pv = &value{t: pv.t, x: ident(r)}
+	}
+	t := pv.t.elem
+	if t.opaque {
+		t = cInt
+		if strings.HasPrefix(name, "atomic_long") {
+			t = scalarType("long")
+		}
+	}
+	val := in.temp(t)
+	in.push()
+	sc := in.scopes[len(in.scopes)-1]
+	sc["VAL"] = &binding{t: t, reg: val}
+	sc["cond_load:ptr"] = &binding{t: pv.t, static: pv}
+	var cond Expr
+	body := in.sub(func() {
+		var arg Expr = &Ident{NamePos: c.Args[0].Pos(), Name: "cond_load:ptr"}
+		if read == "READ_ONCE" {
+			arg = &UnaryExpr{OpPos: c.Args[0].Pos(), Op: "*", X: arg} // READ_ONCE(*__PTR)
+		}
+		rv := in.call(&CallExpr{Fun: &Ident{NamePos: c.Fun.NamePos, Name: read}, Lparen: c.Lparen, Args: []Expr{arg}, Rparen: c.Rparen}, false)
+		if rv != nil {
+			in.emit(&AssignStmt{LHS: ident(val), OpPos: p, Op: "=", RHS: in.conv(rv), EndPos: p})
+		}
+		cond = in.rv(c.Args[1])
+	})
+	in.pop()
+	in.emit(&DoWhileStmt{Do: p, Body: in.block(body, c.Pos()), Cond: &UnaryExpr{OpPos: p, Op: "!", X: &ParenExpr{Lparen: p, X: cond, Rparen: p}}, EndPos: p})
+	return &value{t: t, x: ident(val)}
+}
+
+// sizeOf is sizeof(type) or sizeof(expr), by the kernel's LP64 layout: a
+// constant of type unsigned long. As in C, expr is not evaluated: the
+// statements its lowering makes are dropped.
+func (in *inliner) sizeOf(a Expr) *value {
+	var t *ctype
+	if ta, ok := a.(*TypeArg); ok {
+		t = in.lw.typeOfIn(in, ta.Type, ta.Pos())
+	} else {
+		in.sub(func() {
+			switch x := Unparen(a).(type) {
+			case *Ident:
+				if b := in.lookup(x.Name); b != nil {
+					t = b.t
+					return
+				}
+				if o := in.lw.objs[x.Name]; o != nil {
+					t = o.d.typ
+					return
+				}
+			case *MemberExpr, *IndexExpr:
+				if l := in.lvalue(x); l != nil {
+					t = l.t
+				}
+				return
+			case *UnaryExpr:
+				if x.Op == "*" {
+					if l := in.lvalue(x); l != nil {
+						t = l.t
+					}
+					return
+				}
+			}
+			if v := in.expr(a); v != nil {
+				t = v.t
+			}
+		})
+	}
+	if t == nil {
+		return nil
+	}
+	if !t.complete || t.kind == kVoid || t.size == 0 {
+		in.errorf(a.Pos(), "sizeof of %s, which has no size", t.name)
+		return nil
+	}
+	return &value{t: scalarType("unsigned long"), x: intLit(in.pos(a.Pos()), int64(t.size))}
+}
+
+// alias is a kernel function that orders memory as a primitive of the
+// table does: to is the primitive ("" for the argument itself: a plain
+// access), n the function's argument count, args the ones passed on.
+type alias struct {
+	to   string
+	n    int
+	args []int
+}
+
+// kernelAliases are kernel functions whose memory ordering is a
+// primitive's: the lock variants differ from spin_lock() only in what
+// they do to interrupts, bottom halves or lockdep
+// (include/linux/spinlock.h); the rcu_dereference() variants only in
+// their lockdep checks (include/linux/rcupdate.h), rcu_dereference_protected()
+// being a plain read; rcu_read_lock_bh()/_sched() mark readers of the
+// one consolidated RCU; preempt and interrupt masking are compiler
+// barriers to other CPUs; data_race() is its argument.
+var kernelAliases = map[string]alias{
+	"spin_lock_irqsave": {"spin_lock", 2, []int{0}}, "spin_unlock_irqrestore": {"spin_unlock", 2, []int{0}},
+	"spin_lock_irq": {"spin_lock", 1, []int{0}}, "spin_unlock_irq": {"spin_unlock", 1, []int{0}},
+	"spin_lock_bh": {"spin_lock", 1, []int{0}}, "spin_unlock_bh": {"spin_unlock", 1, []int{0}},
+	"spin_trylock_bh": {"spin_trylock", 1, []int{0}}, "spin_trylock_irq": {"spin_trylock", 1, []int{0}},
+	"raw_spin_lock": {"spin_lock", 1, []int{0}}, "raw_spin_unlock": {"spin_unlock", 1, []int{0}},
+	"raw_spin_lock_irq": {"spin_lock", 1, []int{0}}, "raw_spin_unlock_irq": {"spin_unlock", 1, []int{0}},
+	"raw_spin_lock_irqsave": {"spin_lock", 2, []int{0}}, "raw_spin_unlock_irqrestore": {"spin_unlock", 2, []int{0}},
+	"raw_spin_trylock":      {"spin_trylock", 1, []int{0}},
+	"rcu_dereference_check": {"rcu_dereference", 2, []int{0}}, "rcu_dereference_raw": {"rcu_dereference", 1, []int{0}},
+	"rcu_dereference_bh": {"rcu_dereference", 1, []int{0}}, "rcu_dereference_sched": {"rcu_dereference", 1, []int{0}},
+	"srcu_dereference": {"rcu_dereference", 2, []int{0}}, "srcu_dereference_check": {"rcu_dereference", 3, []int{0}},
+	"rcu_dereference_protected": {"", 2, nil}, "rcu_access_pointer": {"READ_ONCE", 1, []int{0}},
+	"RCU_INIT_POINTER": {"WRITE_ONCE", 2, []int{0, 1}},
+	"rcu_read_lock_bh": {"rcu_read_lock", 0, nil}, "rcu_read_unlock_bh": {"rcu_read_unlock", 0, nil},
+	"rcu_read_lock_sched": {"rcu_read_lock", 0, nil}, "rcu_read_unlock_sched": {"rcu_read_unlock", 0, nil},
+	"preempt_disable": {"barrier", 0, nil}, "preempt_enable": {"barrier", 0, nil},
+	"local_irq_disable": {"barrier", 0, nil}, "local_irq_enable": {"barrier", 0, nil},
+	"local_bh_disable": {"barrier", 0, nil}, "local_bh_enable": {"barrier", 0, nil},
+	"local_irq_save": {"barrier", 1, nil}, "local_irq_restore": {"barrier", 1, nil},
+	"data_race": {"", 1, nil},
+	// WARN_ON(c) is c (include/asm-generic/bug.h): the warning itself
+	// is no memory access.
+	"WARN_ON": {"", 1, nil}, "WARN_ON_ONCE": {"", 1, nil},
+}
+
+// kernelAlias returns name's alias: one of kernelAliases, or an
+// atomic64_ operation, which is atomic_long_'s on a 64-bit kernel.
+func kernelAlias(name string, prim func(string) (*Primitive, bool)) (alias, bool) {
+	if al, ok := kernelAliases[name]; ok {
+		return al, true
+	}
+	if rest, ok := strings.CutPrefix(name, "atomic64_"); ok {
+		if p, ok := prim("atomic_long_" + rest); ok {
+			al := alias{to: "atomic_long_" + rest, n: len(p.Args)}
+			for i := range p.Args {
+				al.args = append(al.args, i)
+			}
+			return al, true
+		}
+	}
+	return alias{}, false
 }

@@ -1,6 +1,8 @@
 package litmus
 
 import (
+	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +25,11 @@ type inliner struct {
 	regs   map[string]bool
 	decls  []Stmt
 	assign map[string]bool // names assigned in the current function
+	// labels maps each label a goto may jump to (forward, in an
+	// enclosing list of the current function) to the statements from
+	// it on; jumps numbers the labels switches and unrolled loops jump to.
+	labels map[string][]Stmt
+	jumps  int
 }
 
 // binding is a local name: a register, or a pointer fixed at lowering.
@@ -125,6 +132,14 @@ func assigned(b *BlockStmt) map[string]bool {
 				walk(s.Post)
 			}
 			walk(s.Body)
+		case *SwitchStmt:
+			for _, cl := range s.Clauses {
+				for _, x := range cl.Body {
+					walk(x)
+				}
+			}
+		case *LabeledStmt:
+			walk(s.Stmt)
 		}
 	}
 	walk(b)
@@ -199,14 +214,22 @@ func (in *inliner) temp(t *ctype) string {
 	return r
 }
 
-// hasReturn reports whether s holds a return statement.
+// hasReturn reports whether s leaves the statement list it is in: it
+// holds a return, or a goto to a label that s does not hold.
 func hasReturn(s Stmt) bool {
 	found := false
+	labels := map[string]bool{}
+	var gotos []string
 	var walk func(s Stmt)
 	walk = func(s Stmt) {
 		switch s := s.(type) {
 		case *ReturnStmt:
 			found = true
+		case *GotoStmt:
+			gotos = append(gotos, s.Label.Name)
+		case *LabeledStmt:
+			labels[s.Label.Name] = true
+			walk(s.Stmt)
 		case *BlockStmt:
 			for _, x := range s.List {
 				walk(x)
@@ -222,9 +245,20 @@ func hasReturn(s Stmt) bool {
 			walk(s.Body)
 		case *ForStmt:
 			walk(s.Body)
+		case *SwitchStmt:
+			for _, cl := range s.Clauses {
+				for _, x := range cl.Body {
+					walk(x)
+				}
+			}
 		}
 	}
 	walk(s)
+	for _, l := range gotos {
+		if !labels[l] {
+			found = true
+		}
+	}
 	return found
 }
 
@@ -242,8 +276,49 @@ func asList(s Stmt) []Stmt {
 // return takes the rest of the list into each of its ways that does not
 // return: "if (!sock) return; rest" becomes "if (!sock) {} else { rest }",
 // so the rest is under the branch, as the C code's control flow has it.
+// A goto is lowered the same way: "goto out" continues with the
+// statements from the label out on, in the innermost list that holds the
+// label after the goto (a forward goto to a label of an enclosing block,
+// as kernel error paths write it). A switch becomes ifs on its tag, each
+// case's statements followed by those of the cases it falls into, and
+// its breaks gotos to the switch's end.
 func (in *inliner) seq(list []Stmt) {
-	for i, s := range list {
+	saved := in.labels
+	defer func() { in.labels = saved }()
+	for i := 0; i < len(list); i++ {
+		s := list[i]
+		if sw, ok := s.(*SwitchStmt); ok {
+			in.seq(append(in.switchIfs(sw), list[i+1:]...))
+			return
+		}
+		if f, ok := s.(*ForStmt); ok {
+			if unrolled := in.countedFor(f); unrolled != nil {
+				in.seq(append(unrolled, list[i+1:]...))
+				return
+			}
+		}
+		// The labels after s are the targets its gotos may have.
+		in.labels = maps.Clone(saved)
+		if in.labels == nil {
+			in.labels = map[string][]Stmt{}
+		}
+		for j := i + 1; j < len(list); j++ {
+			if l, ok := list[j].(*LabeledStmt); ok {
+				in.labels[l.Label.Name] = list[j:]
+			}
+		}
+		for l, ok := s.(*LabeledStmt); ok; l, ok = s.(*LabeledStmt) {
+			s = l.Stmt
+		}
+		if g, ok := s.(*GotoStmt); ok {
+			cont, ok := in.labels[g.Label.Name]
+			if !ok {
+				in.errorf(g.Pos(), "goto %s: only a forward goto to a label of an enclosing block of the same function is supported in a code test", g.Label.Name)
+				return
+			}
+			in.seq(cont)
+			return
+		}
 		if !hasReturn(s) {
 			in.stmt(s)
 			continue
@@ -284,10 +359,310 @@ func (in *inliner) seq(list []Stmt) {
 			}
 			in.emit(is)
 		default:
-			in.errorf(s.Pos(), "return inside a loop is not supported in a code test")
+			in.errorf(s.Pos(), "return or goto out of a loop is not supported in a code test")
 		}
 		return
 	}
+}
+
+// switchIfs rewrites switch sw as the statements seq lowers for it: the
+// tag evaluated once into a register, then an if per case, and default's
+// statements when none matches; each label's statements are followed by
+// those of the labels after it (C's fall-through), and a break that
+// leaves the switch is a goto to a label after the ifs.
+func (in *inliner) switchIfs(sw *SwitchStmt) []Stmt {
+	p := sw.Pos()
+	in.jumps++
+	end := fmt.Sprintf("switch:%d", in.jumps) // no C identifier spells it
+	tag := in.temp(scalarType("long"))
+	in.emit(&AssignStmt{LHS: &Ident{NamePos: in.pos(p), Name: tag}, OpPos: in.pos(p), Op: "=", RHS: in.rv(sw.Tag), EndPos: in.pos(p)})
+	in.scopes[len(in.scopes)-1][end] = &binding{t: scalarType("long"), reg: tag}
+	var segs [][]Stmt
+	for k := range sw.Clauses {
+		var seg []Stmt
+		for _, cl := range sw.Clauses[k:] {
+			for _, x := range cl.Body {
+				seg = append(seg, jumpsToGoto(x, end, ""))
+			}
+		}
+		segs = append(segs, seg)
+	}
+	var chain Stmt // default's statements, wherever it is, when no case matches
+	for k, cl := range sw.Clauses {
+		if cl.Default {
+			chain = &BlockStmt{Lbrace: cl.Case, List: segs[k], Rbrace: cl.Case}
+		}
+	}
+	for k := len(sw.Clauses) - 1; k >= 0; k-- {
+		cl := sw.Clauses[k]
+		body := &BlockStmt{Lbrace: cl.Case, List: segs[k], Rbrace: cl.Case}
+		if cl.Default {
+			continue
+		}
+		var cond Expr
+		for _, v := range cl.Values {
+			var c Expr = &BinaryExpr{X: &Ident{NamePos: v.Pos(), Name: end}, OpPos: v.Pos(), Op: "==", Y: v}
+			if cond != nil {
+				c = &BinaryExpr{X: cond, OpPos: v.Pos(), Op: "||", Y: c}
+			}
+			cond = c
+		}
+		is := &IfStmt{If: cl.Case, Cond: cond, Then: body}
+		if chain != nil {
+			is.Else = chain
+		}
+		chain = is
+	}
+	out := []Stmt{}
+	if chain != nil {
+		out = append(out, chain)
+	}
+	return append(out, &LabeledStmt{Label: &Ident{NamePos: sw.Rbrace, Name: end}, Stmt: &EmptyStmt{Semi: sw.Rbrace}})
+}
+
+// jumpsToGoto returns s with each break and continue that leaves the
+// construct being rewritten written as a goto: break to brk, continue to
+// cont (each "" to leave it as written). It does not enter loops, whose
+// breaks and continues are their own, and enters a switch for its
+// continues only.
+func jumpsToGoto(s Stmt, brk, cont string) Stmt {
+	if brk == "" && cont == "" {
+		return s
+	}
+	switch s := s.(type) {
+	case *BranchStmt:
+		to := brk
+		if s.Tok == "continue" {
+			to = cont
+		}
+		if to != "" {
+			return &GotoStmt{Goto: s.TokPos, Label: &Ident{NamePos: s.TokPos, Name: to}, EndPos: s.End()}
+		}
+	case *BlockStmt:
+		b := *s
+		b.List = nil
+		for _, x := range s.List {
+			b.List = append(b.List, jumpsToGoto(x, brk, cont))
+		}
+		return &b
+	case *IfStmt:
+		is := *s
+		is.Then = jumpsToGoto(s.Then, brk, cont)
+		if s.Else != nil {
+			is.Else = jumpsToGoto(s.Else, brk, cont)
+		}
+		return &is
+	case *LabeledStmt:
+		return &LabeledStmt{Label: s.Label, Stmt: jumpsToGoto(s.Stmt, brk, cont)}
+	case *SwitchStmt:
+		sw := *s
+		sw.Clauses = nil
+		for _, cl := range s.Clauses {
+			c := *cl
+			c.Body = nil
+			for _, x := range cl.Body {
+				c.Body = append(c.Body, jumpsToGoto(x, "", cont))
+			}
+			sw.Clauses = append(sw.Clauses, &c)
+		}
+		return &sw
+	}
+	return s
+}
+
+// maxUnroll bounds the iterations countedFor writes out.
+const maxUnroll = 64
+
+// countedFor returns the statements of for loop f written out iteration
+// by iteration when its trip count is fixed when lowering: a local
+// counter set to a constant, compared with a constant, stepped by a
+// constant, which the body neither assigns nor takes the address of
+// (for (i = 0; i < ARRAY_SIZE(r->slot); i++)). Each iteration is the body,
+// its breaks gotos to the loop's end and its continues gotos to the step
+// after it; the result is the loop's meaning under every model, where a
+// loop the axiomatic models unroll a bounded number of times would be
+// Unknown past that bound. It returns nil for any other loop.
+func (in *inliner) countedFor(f *ForStmt) []Stmt {
+	var name string
+	var start Expr
+	switch init := f.Init.(type) {
+	case *AssignStmt:
+		id, ok := Unparen(init.LHS).(*Ident)
+		if !ok || init.Op != "=" {
+			return nil
+		}
+		name, start = id.Name, init.RHS
+	case *DeclStmt:
+		if init.Init == nil {
+			return nil
+		}
+		name, start = init.Name.Name, init.Init
+	default:
+		return nil
+	}
+	cond, ok := f.Cond.(*BinaryExpr)
+	if !ok {
+		return nil
+	}
+	if id, ok := Unparen(cond.X).(*Ident); !ok || id.Name != name {
+		return nil
+	}
+	post, ok := f.Post.(*AssignStmt)
+	if !ok {
+		return nil
+	}
+	if id, ok := Unparen(post.LHS).(*Ident); !ok || id.Name != name {
+		return nil
+	}
+	var step int64
+	switch post.Op {
+	case "++":
+		step = 1
+	case "--":
+		step = -1
+	case "+=", "-=":
+		v, ok := in.constant(post.RHS)
+		if !ok {
+			return nil
+		}
+		step = v
+		if post.Op == "-=" {
+			step = -v
+		}
+	default:
+		return nil
+	}
+	body := &BlockStmt{List: []Stmt{f.Body}}
+	if step == 0 || assigned(body)[name] || addressTaken(f.Body, name) {
+		return nil
+	}
+	if _, ok := f.Init.(*AssignStmt); ok {
+		if b := in.lookup(name); b == nil || b.reg == "" || b.t.kind != kInt {
+			return nil // a counter that is not a local integer
+		}
+	}
+	v, ok := in.constant(start)
+	if !ok {
+		return nil
+	}
+	bound, ok := in.constant(cond.Y)
+	if !ok {
+		return nil
+	}
+	holds := func(i int64) (bool, bool) {
+		switch cond.Op {
+		case "<":
+			return i < bound, true
+		case "<=":
+			return i <= bound, true
+		case ">":
+			return i > bound, true
+		case ">=":
+			return i >= bound, true
+		case "!=":
+			return i != bound, true
+		}
+		return false, false
+	}
+	n := 0
+	for i := v; ; i += step {
+		ok, known := holds(i)
+		if !known || n > maxUnroll {
+			return nil
+		}
+		if !ok {
+			break
+		}
+		n++
+	}
+	if declares(f.Body, name) {
+		return nil
+	}
+	// Each iteration's body reads the counter as the constant it holds
+	// there: r->slot[i] is a fixed location, not an address computed at
+	// run time. A break leaves the counter as it was; the loop's end,
+	// past the last step.
+	in.jumps++
+	id := in.jumps
+	end := fmt.Sprintf("for:%d", id)
+	_, scoped := f.Init.(*DeclStmt)
+	sc := in.scopes[len(in.scopes)-1]
+	t := cInt
+	if b := in.lookup(name); b != nil && !scoped {
+		t = b.t
+	}
+	set := func(pos Pos, val int64) Stmt {
+		return &AssignStmt{LHS: &Ident{NamePos: pos, Name: name}, OpPos: pos, Op: "=", RHS: intLit(pos, val), EndPos: pos}
+	}
+	var out, breaks []Stmt
+	for k := 0; k < n; k++ {
+		val := v + int64(k)*step
+		alias := fmt.Sprintf("for:%d:%s:%d", id, name, k)
+		sc[alias] = &binding{t: t, static: &value{t: t, x: intLit(f.Body.Pos(), val)}}
+		body := cloneNode(f.Body)
+		Inspect(body, func(n Node) bool {
+			if x, ok := n.(*Ident); ok && x.Name == name {
+				x.Name = alias
+			}
+			return true
+		})
+		brk := end
+		if !scoped {
+			brk = fmt.Sprintf("for:%d:break:%d", id, k)
+			breaks = append(breaks, &LabeledStmt{Label: &Ident{NamePos: f.Body.Pos(), Name: brk}, Stmt: set(f.Body.Pos(), val)},
+				&GotoStmt{Goto: f.Body.Pos(), Label: &Ident{NamePos: f.Body.Pos(), Name: end}, EndPos: f.Body.Pos()})
+		}
+		next := fmt.Sprintf("for:%d:%d", id, k)
+		out = append(out, jumpsToGoto(&BlockStmt{Lbrace: f.Body.Pos(), List: []Stmt{body}, Rbrace: f.Body.Pos()}, brk, next),
+			&LabeledStmt{Label: &Ident{NamePos: f.Body.Pos(), Name: next}, Stmt: &EmptyStmt{Semi: f.Body.Pos()}})
+	}
+	if !scoped {
+		out = append(out, set(f.Body.End(), v+int64(n)*step), &GotoStmt{Goto: f.Body.End(), Label: &Ident{NamePos: f.Body.End(), Name: end}, EndPos: f.Body.End()})
+		out = append(out, breaks...)
+	}
+	return append(out, &LabeledStmt{Label: &Ident{NamePos: f.Body.End(), Name: end}, Stmt: &EmptyStmt{Semi: f.Body.End()}})
+}
+
+// declares reports whether s declares a local named name.
+func declares(s Stmt, name string) bool {
+	found := false
+	Inspect(s, func(n Node) bool {
+		if d, ok := n.(*DeclStmt); ok && d.Name.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// constant is the value of e when it lowers to an integer constant with
+// no statement (a literal, an enum, sizeof, ARRAY_SIZE()).
+func (in *inliner) constant(e Expr) (int64, bool) {
+	var v *value
+	if stmts := in.sub(func() { v = in.expr(e) }); len(stmts) > 0 || v == nil {
+		return 0, false
+	}
+	lit, ok := Unparen(v.x).(*IntLit)
+	if !ok {
+		return 0, false
+	}
+	return lit.Value, true
+}
+
+// addressTaken reports whether s takes the address of name (&name).
+func addressTaken(s Stmt, name string) bool {
+	found := false
+	var walk func(n Node) bool
+	walk = func(n Node) bool {
+		if u, ok := n.(*UnaryExpr); ok && u.Op == "&" {
+			if id, ok := Unparen(u.X).(*Ident); ok && id.Name == name {
+				found = true
+			}
+		}
+		return !found
+	}
+	Inspect(s, walk)
+	return found
 }
 
 func (in *inliner) block(list []Stmt, p Pos) *BlockStmt {
@@ -296,7 +671,11 @@ func (in *inliner) block(list []Stmt, p Pos) *BlockStmt {
 
 func (in *inliner) doReturn(s *ReturnStmt) {
 	if in.ret == nil {
-		in.errorf(s.Pos(), "return outside a function (a thread ends at its closing brace)")
+		// In a thread's body: a bare return ends the thread, as the
+		// end of its body does (seq drops the statements after it).
+		if s.X != nil {
+			in.errorf(s.Pos(), "a thread returns no value (return; ends it)")
+		}
 		return
 	}
 	if s.X == nil {
@@ -313,7 +692,7 @@ func (in *inliner) doReturn(s *ReturnStmt) {
 	if v == nil {
 		return
 	}
-	if v.addr != nil || v.fn != nil {
+	if v.fixed() {
 		if in.ret.static != nil && !sameStatic(in.ret.static, v) {
 			in.errorf(s.Pos(), "%s returns different fixed pointers on different paths, which a code test does not support", in.fn.name)
 		}
@@ -331,6 +710,9 @@ func (in *inliner) doReturn(s *ReturnStmt) {
 func sameStatic(a, b *value) bool {
 	if a.fn != nil || b.fn != nil {
 		return a.fn == b.fn
+	}
+	if a.local != "" || b.local != "" {
+		return a.local == b.local
 	}
 	return a.addr != nil && b.addr != nil && a.addr.obj == b.addr.obj && a.addr.off == b.addr.off
 }
@@ -417,12 +799,12 @@ func (in *inliner) stmt(s Stmt) {
 		in.pop()
 	case *BlockStmt:
 		in.push()
-		for _, x := range s.List {
-			in.stmt(x)
-		}
+		in.seq(s.List)
 		in.pop()
 	case *BranchStmt:
 		in.emit(&BranchStmt{TokPos: in.pos(s.TokPos), Tok: s.Tok})
+	case *SwitchStmt, *GotoStmt, *LabeledStmt:
+		in.seq([]Stmt{s})
 	case *EmptyStmt:
 	case *ReturnStmt:
 		in.doReturn(s)
@@ -444,8 +826,8 @@ func (in *inliner) decl(d *DeclStmt) {
 		if v == nil {
 			return
 		}
-		if v.addr != nil || v.fn != nil {
-			sc[name] = &binding{t: t, static: &value{t: t, addr: v.addr, fn: v.fn}}
+		if v.fixed() {
+			sc[name] = &binding{t: t, static: &value{t: t, addr: v.addr, fn: v.fn, local: v.local}}
 			return
 		}
 		r := in.newReg(name, t, d)

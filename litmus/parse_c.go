@@ -307,6 +307,24 @@ func (p *parser) parseStmt() Stmt {
 			if p.code != nil {
 				return p.parseReturn()
 			}
+		case "switch", "goto":
+			if p.code == nil && !p.keywordIsName() {
+				p.error(p.pos, p.lit+" is kernel C that herd's C does not have: a code test (a test with a prelude) may use it")
+				p.syncStmt()
+				return nil
+			}
+			if p.code != nil && !p.keywordIsName() {
+				if p.lit == "switch" {
+					return p.parseSwitch()
+				}
+				return p.parseGoto()
+			}
+		case "case", "default":
+			if p.code != nil && !p.keywordIsName() {
+				p.error(p.pos, p.lit+" label outside a switch")
+				p.syncStmt()
+				return nil
+			}
 		case "while":
 			return p.parseWhile()
 		case "do", "for", "break", "continue":
@@ -328,6 +346,18 @@ func (p *parser) parseStmt() Stmt {
 			p.error(p.pos, "declaration not allowed here")
 			p.syncStmt()
 			return nil
+		}
+		if p.code != nil && p.peekOp(":") {
+			// A label, the target of a goto.
+			l := &LabeledStmt{Label: &Ident{NamePos: p.pos, Name: p.lit}}
+			p.next()
+			p.next()
+			if p.is("}") {
+				l.Stmt = &EmptyStmt{Semi: p.pos} // a label at the end of a block
+			} else if l.Stmt = p.parseStmt(); l.Stmt == nil {
+				l.Stmt = &EmptyStmt{Semi: p.pos}
+			}
+			return l
 		}
 	}
 	if p.tok != tIdent && p.tok != tInt && !p.is("(") && !p.is("*") && !p.is("++") && !p.is("--") && !p.is("-") && !p.is("!") && !p.is("~") && !p.is("&") {
@@ -532,6 +562,69 @@ func (p *parser) parseFor() Stmt {
 // parseReturn parses
 //
 //	ReturnStmt = "return" [ Expr ] ";" .
+//
+// parseSwitch parses
+//
+//	Switch = "switch" "(" Expr ")" "{" { Label { Stmt } } "}" .
+//	Label = "case" Expr ":" | "default" ":" .
+func (p *parser) parseSwitch() Stmt {
+	s := &SwitchStmt{Switch: p.pos}
+	p.next()
+	p.expect("(")
+	s.Tag = p.parseExpr()
+	p.expect(")")
+	p.expect("{")
+	var cur *CaseClause
+	for !p.is("}") && p.tok != tEOF {
+		start := p.pos
+		if p.tok == tIdent && (p.lit == "case" || p.lit == "default") {
+			if cur == nil || len(cur.Body) > 0 || cur.Default || p.lit == "default" {
+				cur = &CaseClause{Case: p.pos}
+				s.Clauses = append(s.Clauses, cur)
+			}
+			if p.lit == "case" {
+				p.next()
+				cur.Values = append(cur.Values, p.parseExpr())
+			} else {
+				p.next()
+				cur.Default = true
+			}
+			p.expect(":")
+			continue
+		}
+		if cur == nil {
+			p.error(p.pos, "statement before the first case label of a switch")
+			p.syncStmt()
+		} else if p.isTypeStart() {
+			cur.Body = append(cur.Body, p.parseDecl(true)...)
+		} else if st := p.parseStmt(); st != nil {
+			cur.Body = append(cur.Body, st)
+		}
+		if p.pos == start {
+			p.next()
+		}
+	}
+	s.Rbrace = p.pos
+	p.expect("}")
+	return s
+}
+
+// parseGoto parses "goto" Label ";".
+func (p *parser) parseGoto() Stmt {
+	s := &GotoStmt{Goto: p.pos}
+	p.next()
+	if p.tok != tIdent {
+		p.errorExpected("label")
+		p.syncStmt()
+		return nil
+	}
+	s.Label = &Ident{NamePos: p.pos, Name: p.lit}
+	p.next()
+	s.EndPos = p.pos + 1
+	p.expectSemi()
+	return s
+}
+
 func (p *parser) parseReturn() Stmt {
 	s := &ReturnStmt{Return: p.pos}
 	p.next()

@@ -258,6 +258,10 @@ func (p *parser) checkCall(c *CallExpr) {
 			p.error(c.Fun.Pos(), "unknown function "+name+": the macro file the test is parsed with (a kernel tree's linux-kernel.def) does not define it, though litmus's built-in table does")
 			return
 		}
+		if !found && strings.Contains(name, "try_cmpxchg") {
+			p.error(c.Fun.Pos(), "unknown function "+name+": herd's C has none; code tests (with a prelude) have it, or use cmpxchg")
+			return
+		}
 		if !found {
 			msg := "unknown function " + name
 			if s := suggest(name); s != "" {

@@ -39,15 +39,15 @@ func scNeeded(n Node) bool {
 // reads x only when a is not 0. The rest of the code is left as written.
 // A do-while whose condition needs it and whose body has a continue is
 // left as written too (there is nowhere to put the condition's
-// statements), as is a for step that needs it; it reports whether it
-// left one.
-func ShortCircuit(t *Test) (left bool) {
+// statements), as is a for step that needs it; it returns where each
+// such condition or step is.
+func ShortCircuit(t *Test) (left []Pos) {
 	h := &herdWriter{t: t, sc: true, retyped: map[string][]string{}}
 	h.eachProc(func(p *Proc) []Stmt { return h.scStmts(p.Body.List, &left) })
 	return left
 }
 
-func (h *herdWriter) scStmts(list []Stmt, left *bool) []Stmt {
+func (h *herdWriter) scStmts(list []Stmt, left *[]Pos) []Stmt {
 	var out []Stmt
 	for _, s := range list {
 		out = h.scStmt(s, out, left)
@@ -55,7 +55,7 @@ func (h *herdWriter) scStmts(list []Stmt, left *bool) []Stmt {
 	return out
 }
 
-func (h *herdWriter) scBlock(s Stmt, left *bool) Stmt {
+func (h *herdWriter) scBlock(s Stmt, left *[]Pos) Stmt {
 	if b, ok := s.(*BlockStmt); ok {
 		b.List = h.scStmts(b.List, left)
 		return b
@@ -73,7 +73,7 @@ func breakUnless(pre []Stmt, c Expr, p Pos) []Stmt {
 		Then: &BlockStmt{Lbrace: p, List: []Stmt{&BranchStmt{TokPos: p, Tok: "break"}}, Rbrace: p}})
 }
 
-func (h *herdWriter) scStmt(s Stmt, out []Stmt, left *bool) []Stmt {
+func (h *herdWriter) scStmt(s Stmt, out []Stmt, left *[]Pos) []Stmt {
 	switch s := s.(type) {
 	case *BlockStmt:
 		s.List = h.scStmts(s.List, left)
@@ -124,7 +124,7 @@ func (h *herdWriter) scStmt(s Stmt, out []Stmt, left *bool) []Stmt {
 			return true
 		})
 		if hasContinue {
-			*left = true
+			*left = append(*left, s.Cond.Pos())
 			break
 		}
 		// do B while (c)  is  while (1) { B; c's statements; if (!c) break; }
@@ -146,7 +146,7 @@ func (h *herdWriter) scStmt(s Stmt, out []Stmt, left *bool) []Stmt {
 			c = h.expr(s.Cond, &pre)
 		}
 		if s.Post != nil && scNeeded(s.Post) {
-			*left = true // a for step has nowhere to put statements
+			*left = append(*left, s.Post.Pos()) // a for step has nowhere to put statements
 		}
 		s.Body = h.scBlock(s.Body, left)
 		if len(pre) == 0 {

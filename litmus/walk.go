@@ -7,46 +7,85 @@ func Inspect(n Node, f func(Node) bool) {
 	if n == nil || isNilNode(n) || !f(n) {
 		return
 	}
-	for _, c := range children(n) {
-		Inspect(c, f)
-	}
+	eachChild(n, func(c Node) { Inspect(c, f) })
 	f(nil)
 }
 
-// children returns n's children in source order; an absent one (an
-// if without else, a declaration without initializer) is nil.
-func children(n Node) []Node {
+// eachChild calls f with each of n's children in source order; an absent
+// one (an if without else, a declaration without initializer) is nil. It
+// allocates nothing: the engines' set-up walks every test's code with it.
+func eachChild(n Node, f func(Node)) {
 	switch n := n.(type) {
 	case *BlockStmt:
-		return nodes(n.List)
+		for _, x := range n.List {
+			f(x)
+		}
 	case *DeclStmt:
-		return []Node{n.Init}
+		f(n.Init)
 	case *AssignStmt:
-		return []Node{n.LHS, n.RHS}
+		f(n.LHS)
+		f(n.RHS)
 	case *ExprStmt, *UnaryExpr, *ParenExpr, *CastExpr:
-		return []Node{oneChild(n)}
+		f(oneChild(n))
 	case *IfStmt:
-		return []Node{n.Cond, n.Then, n.Else}
+		f(n.Cond)
+		f(n.Then)
+		f(n.Else)
 	case *WhileStmt:
-		return []Node{n.Cond, n.Body}
+		f(n.Cond)
+		f(n.Body)
 	case *DoWhileStmt:
-		return []Node{n.Body, n.Cond}
+		f(n.Body)
+		f(n.Cond)
 	case *ForStmt:
-		return []Node{n.Init, n.Cond, n.Post, n.Body}
+		f(n.Init)
+		f(n.Cond)
+		f(n.Post)
+		f(n.Body)
 	case *BinaryExpr:
-		return []Node{n.X, n.Y}
+		f(n.X)
+		f(n.Y)
 	case *CondExpr:
-		return []Node{n.Cond, n.X, n.Y}
+		f(n.Cond)
+		f(n.X)
+		f(n.Y)
 	case *IndexExpr:
-		return []Node{n.X, n.Index}
+		f(n.X)
+		f(n.Index)
 	case *OffsetExpr:
-		return []Node{n.Ptr, n.Off}
+		f(n.Ptr)
+		f(n.Off)
 	case *CallExpr:
-		return nodes(n.Args)
+		for _, x := range n.Args {
+			f(x)
+		}
 	case *BraceList:
-		return nodes(n.Elems)
+		for _, x := range n.Elems {
+			f(x)
+		}
+	// A code test's nodes (ast_code.go), before lowering.
+	case *MemberExpr:
+		f(n.X)
+	case *ReturnStmt:
+		f(n.X)
+	case *IndirectCall:
+		f(n.Fun)
+		for _, x := range n.Args {
+			f(x)
+		}
+	case *LabeledStmt:
+		f(n.Stmt)
+	case *SwitchStmt:
+		f(n.Tag)
+		for _, cl := range n.Clauses {
+			for _, x := range cl.Values {
+				f(x)
+			}
+			for _, x := range cl.Body {
+				f(x)
+			}
+		}
 	}
-	return nil
 }
 
 // oneChild returns the operand of a node with one.
@@ -62,15 +101,6 @@ func oneChild(n Node) Expr {
 		return n.X
 	}
 	return nil
-}
-
-// nodes returns a list of statements or expressions as nodes.
-func nodes[T Node](list []T) []Node {
-	out := make([]Node, len(list))
-	for i, x := range list {
-		out[i] = x
-	}
-	return out
 }
 
 // isNilNode reports whether n is a typed nil, such as a nil *BlockStmt

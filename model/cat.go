@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -236,10 +237,95 @@ func checkCat(ctx context.Context, t *litmus.Test, m Model, opt Options) (*Resul
 		return nil, err
 	}
 	var loops []string
+	var fs []report.Fault
 	if t.Arch == litmus.ArchC {
 		loops = lkmm.LoopNotes(t, opt.Unroll)
+		if hasObjects(t) && lkmm.SawFault(p) {
+			if fs, err = catFaults(ctx, cm, t, opt, b); err != nil && !isFaultsUnknown(err) {
+				return nil, err
+			}
+		}
 	}
-	return catResult(t, m, r, r.States, r.Why, loops, start), nil
+	res := catResult(t, m, r, r.States, r.Why, loops, start)
+	if t.Arch == litmus.ArchC {
+		setFaults(res, t, fs, err)
+	}
+	return res, nil
+}
+
+// faultsUnknown is a search for faults stopped by a limit (reason).
+type faultsUnknown struct{ reason string }
+
+func (e *faultsUnknown) Error() string { return e.reason }
+
+func isFaultsUnknown(err error) bool {
+	var fu *faultsUnknown
+	return errors.As(err, &fu)
+}
+
+// hasObjects reports whether an access through NULL or a wild pointer
+// is a finding in t (Result.Faults) rather than a dropped execution: t
+// is a code test, or declares objects.
+func hasObjects(t *litmus.Test) bool { return t.Code != nil || len(t.Objects) > 0 }
+
+// catFaults checks C test t a second time under cat model cm with its
+// faulting paths ending at the fault (lkmm.FaultProgram), as the native
+// LKMM does, and returns the faults some execution the model allows
+// reaches. The first check walked a fault; whether an allowed execution
+// reaches it is the model's question.
+func catFaults(ctx context.Context, cm *interp.Model, t *litmus.Test, opt Options, b *limit.Budget) ([]report.Fault, error) {
+	fp, faultsOf, site, err := lkmm.FaultProgram(t, opt.LoopBound, b, opt.Unroll)
+	if err != nil || fp == nil {
+		return nil, err
+	}
+	fopt := opt
+	fopt.Explain, fopt.WitnessFor = false, nil
+	fr, err := catSearch(ctx, cm, fp, fopt, nil)
+	if err != nil {
+		return nil, err
+	}
+	if fr.Verdict == axiom.Unknown {
+		return nil, &faultsUnknown{fr.Reason}
+	}
+	fs := faultsOf(fr.States)
+	if opt.Explain {
+		for i := range fs {
+			fopt.Explain = true
+			w, err := catSearch(ctx, cm, fp, fopt, lkmm.FaultProp(fs[i].Thread, site(fs[i])))
+			if err != nil {
+				return nil, err
+			}
+			fs[i].Graph = w.Witness
+		}
+	}
+	return fs, nil
+}
+
+// setFaults records in res, the result of an axiomatic model on C test
+// t, the faults its second check found (the flag bad-address with
+// them), and that it looked for them. err, when a *faultsUnknown, says
+// that the second check stopped at a limit: the verdict is then Unknown,
+// whether some allowed execution faults not being known.
+func setFaults(res *Result, t *litmus.Test, fs []report.Fault, err error) {
+	var fu *faultsUnknown
+	if errors.As(err, &fu) && res.Verdict != Unknown {
+		res.Verdict, res.Reason, res.Ok = Unknown, lkmm.FaultsUnknown(fu.reason), false
+	}
+	res.FaultsChecked = hasObjects(t)
+	for _, f := range fs {
+		if f.Graph != nil {
+			// The fault check's final state is its site registers,
+			// not the test's.
+			g := *f.Graph
+			g.Final = ""
+			f.Graph = &g
+		}
+		res.Faults = append(res.Faults, report.Stuck{Threads: []int{f.Thread}, Reason: f.String(), Fault: &f})
+	}
+	if len(fs) > 0 && !slices.Contains(res.Flags, "bad-address") {
+		res.Flags = append(res.Flags, "bad-address")
+		slices.Sort(res.Flags)
+	}
 }
 
 // catSearch runs cat model cm's search over the candidate executions of

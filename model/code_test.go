@@ -36,6 +36,12 @@ var codeTwins = []struct{ code, twin string }{
 	{"../testdata/code/ring-dep-code.litmus", "../testdata/code/ring-dep-flat.litmus"},
 	{"../testdata/code/ring-ctrl-code.litmus", "../testdata/code/ring-ctrl-flat.litmus"},
 	{"../testdata/code/rcu-container-code.litmus", "../testdata/code/rcu-container-flat.litmus"},
+	// An ops table of function pointers, an out-parameter, try_cmpxchg.
+	{"../testdata/code/ops-code.litmus", "../testdata/code/ops-flat.litmus"},
+	{"../testdata/code/trycmpxchg-code.litmus", "../testdata/code/trycmpxchg-flat.litmus"},
+	{"../testdata/code/condload-code.litmus", "../testdata/code/condload-flat.litmus"},
+	{"../testdata/code/claim-code.litmus", "../testdata/code/claim-flat.litmus"},
+	{"../testdata/code/slots-code.litmus", "../testdata/code/slots-flat.litmus"},
 }
 
 func allModels() []Model { return append(Models(), ArchModels()...) }

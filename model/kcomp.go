@@ -12,7 +12,9 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/arch"
 	"github.com/litmus-dev/litmus/model/axiom"
+	"github.com/litmus-dev/litmus/model/cat/interp"
 	"github.com/litmus-dev/litmus/model/kcomp"
+	"github.com/litmus-dev/litmus/model/lkmm"
 	"github.com/litmus-dev/litmus/model/report"
 )
 
@@ -75,7 +77,85 @@ func checkCompiled(ctx context.Context, t *litmus.Test, m Model, opt Options) (*
 	for _, g := range []*report.Graph{r.Witness, r.WhyGraph} {
 		cGraph(c, g)
 	}
-	return catResult(t, m, r, states, why, c.Loops, start), nil
+	var fs []report.Fault
+	if hasObjects(t) && arch.SawFault(p) {
+		if fs, err = compiledFaults(ctx, cm, c, opt, b); err != nil && !isFaultsUnknown(err) {
+			return nil, err
+		}
+	}
+	res := catResult(t, m, r, states, why, c.Loops, start)
+	setFaults(res, t, fs, err)
+	return res, nil
+}
+
+// compiledFaults checks compiled test c a second time under cat model cm
+// with its faulting paths ending at the fault (kcomp's FaultTest, arch's
+// FaultEnds), as the LKMM does its C test, and returns the faults some
+// execution the model allows reaches, named in the C test's terms: the
+// pointer expression the compiled access comes from and its place.
+func compiledFaults(ctx context.Context, cm *interp.Model, c *kcomp.Compiled, opt Options, b *limit.Budget) ([]report.Fault, error) {
+	ft := c.FaultTest(arch.FaultReg)
+	if ft == nil {
+		return nil, nil
+	}
+	p, err := arch.Program(ft, arch.Options{Budget: b, LoopBound: opt.LoopBound, FaultEnds: true})
+	var ex *limit.Exceeded
+	if errors.As(err, &ex) {
+		return nil, &faultsUnknown{ex.Reason}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: internal error: the fault check of the test compiled for %s has no meaning: %v", c.C.Name, c.Target.Name, err)
+	}
+	fopt := opt
+	fopt.Explain, fopt.WitnessFor = false, nil
+	r, err := catSearch(ctx, cm, p, fopt, nil)
+	if err != nil {
+		return nil, err
+	}
+	if r.Verdict == axiom.Unknown {
+		return nil, &faultsUnknown{r.Reason}
+	}
+	sites := arch.FaultSites(p)
+	seen := map[int]bool{}
+	for i := 0; i < r.States.Len(); i++ {
+		for col, l := range r.States.Locs() {
+			if !strings.HasSuffix(l, ":"+arch.FaultReg) {
+				continue
+			}
+			if v := r.States.Value(i, col); v.Sym == "" && v.Int > 0 && int(v.Int) <= len(sites) {
+				seen[int(v.Int)-1] = true
+			}
+		}
+	}
+	var out []report.Fault
+	for i := range seen {
+		s := sites[i]
+		f := report.Fault{Thread: s.Thread, Witness: true}
+		if opt.Explain {
+			// The witness: the first allowed execution whose thread
+			// ends at this site, its events named by their C origin.
+			fopt.Explain = true
+			w, err := catSearch(ctx, cm, p, fopt, lkmm.FaultProp(s.Thread, i+1))
+			if err != nil {
+				return nil, err
+			}
+			cGraph(c, w.Witness)
+			f.Graph = w.Witness
+		}
+		o, ok := c.Origin(s.Thread, s.Pos)
+		if !ok || !o.Ptr.IsValid() {
+			return nil, fmt.Errorf("%s: internal error: an access of P%d compiled for %s faults, and no C access is its origin", c.C.Name, s.Thread, c.Target.Name)
+		}
+		f.Pos, f.Access = o.Ptr, o.PtrText
+		v := report.Value{Int: s.Addr.N}
+		if s.Addr.IsAddr() {
+			v.Sym = p.Names[s.Addr.Loc()]
+		}
+		f.Value, f.Kind = report.FaultValue(v)
+		out = append(out, f)
+	}
+	lkmm.SortFaults(out)
+	return out, nil
 }
 
 // limitedResult is the Unknown answer of a check stopped by a limit

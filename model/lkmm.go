@@ -8,7 +8,6 @@ import (
 	"github.com/litmus-dev/litmus/litmus"
 	"github.com/litmus-dev/litmus/model/axiom"
 	"github.com/litmus-dev/litmus/model/lkmm"
-	"github.com/litmus-dev/litmus/model/report"
 )
 
 // checkLKMM runs the axiomatic LKMM engine (package model/lkmm) and
@@ -39,10 +38,8 @@ func checkLKMM(ctx context.Context, t *litmus.Test, opt Options) (*Result, error
 		Graph: r.Witness, WhyGraph: r.WhyGraph, Matches: r.Matches,
 		Cut: r.Cut, Loops: r.Loops, Candidates: r.Candidates, Incomplete: r.Incomplete,
 	})
-	res.FaultsChecked = t.Code != nil || len(t.Objects) > 0
-	for _, f := range r.Faults {
-		res.Faults = append(res.Faults, report.Stuck{Reason: f})
-	}
+	// r.Flags has bad-address already when there are faults.
+	setFaults(res, t, r.Faults, nil)
 	res.Stats.Elapsed = time.Since(start)
 	res.Stats.Engine = "lkmm"
 	return res, nil

@@ -20,6 +20,7 @@ type (
 	Step      = report.Step
 	Violation = report.Violation
 	Stuck     = report.Stuck
+	Fault     = report.Fault
 	Stats     = report.Stats
 	PropError = report.PropError
 )

@@ -73,8 +73,10 @@ func Resolve(t *litmus.Test, opt ResolveOptions) (*Program, error) {
 		// as ifs, as a code test's lowering writes them (the caller's
 		// tree is not edited).
 		c := litmus.Clone(t)
-		if litmus.ShortCircuit(c) {
-			errs.Add(t.File.Position(t.Pos()), "a do-while condition (with continue in its body) or a for step has an && || or ?: that skips a memory access: not supported; write it as an if")
+		if left := litmus.ShortCircuit(c); len(left) > 0 {
+			for _, pos := range left {
+				errs.Add(t.File.Position(pos), "an && || or ?: that skips a memory access in a for step, or in the condition of a do-while whose body has a continue, is not supported: write it as an if")
+			}
 			return nil, errs
 		}
 		t = c

@@ -68,6 +68,13 @@ P1(int *data, int *flag) { int r0 = READ_ONCE(*flag); smp_rmb(); int r1 = READ_O
 		{"C t\n" + code + "filter (datta=1)\nexists (1:r0=1)\n",
 			"t.litmus:5:9: unknown location datta: no thread accesses it and the init section does not declare it (herd7 reads it as a fresh 0, as --fresh-zero does); did you mean data?"},
 		{"C t\n" + code + "exists (2:r0=1)\n", "t.litmus:5:9: no thread P2"},
+		// The short-circuit rewrite has nowhere to put a for step's or a
+		// continued do-while condition's statements: the error is at
+		// that step or condition, not at the test.
+		{"C t\n{}\nP0(int *x) {\n\tint r0 = 0;\n\tint i;\n\tfor (i = 0; i < 2; i = i + (r0 && READ_ONCE(*x)))\n\t\tr0 = 1;\n}\nexists (0:r0=1)\n",
+			"t.litmus:6:21: an && || or ?: that skips a memory access in a for step, or in the condition of a do-while whose body has a continue, is not supported: write it as an if"},
+		{"C t\n{}\nP0(int *x) {\n\tint r0 = 0;\n\tdo {\n\t\tr0 = r0 + 1;\n\t\tif (r0 == 1)\n\t\t\tcontinue;\n\t} while (r0 < 2 && READ_ONCE(*x));\n}\nexists (0:r0=1)\n",
+			"t.litmus:9:11: an && || or ?: that skips a memory access in a for step, or in the condition of a do-while whose body has a continue, is not supported: write it as an if"},
 	} {
 		test, err := litmus.Parse("t.litmus", []byte(tc.src))
 		require.NoError(t, err, tc.src)

@@ -408,6 +408,12 @@ type jsonResult struct {
 	Stuck       []jsonStuck     `json:"stuck"`
 	Flags       []string        `json:"flags"`
 	Dropped     int64           `json:"dropped"`
+	// Faults are, when the model looked for them (a C test with
+	// objects), the accesses through NULL or a wild pointer some
+	// allowed execution makes: [] when none; absent when the model did
+	// not look (a test without objects drops such an execution, as
+	// herd does).
+	Faults *[]jsonFault `json:"faults,omitempty"`
 	// Loops says, for an axiomatic model, how each loop was checked:
 	// as an await of its exit condition, or unrolled and why.
 	Loops    []string `json:"loops,omitempty"`
@@ -431,6 +437,46 @@ type jsonViolation struct {
 	Invariant string `json:"invariant"`
 	Pos       string `json:"pos"`
 	State     string `json:"state"`
+}
+
+// jsonFault is one access through NULL or a wild pointer (model.Fault).
+type jsonFault struct {
+	Thread int `json:"thread"`
+	// Pos is the access's file:line:col: the pointer expression's place
+	// under the axiomatic models, the statement's under sc, tso, pso.
+	Pos    string `json:"pos"`
+	Access string `json:"access,omitempty"`
+	// Stmt is, under sc, tso and pso, the statement making the access
+	// (they keep the statement's place, not the pointer's).
+	Stmt  string `json:"statement,omitempty"`
+	Value string `json:"value"`
+	Kind  string `json:"kind"`
+	// Witness reports whether the result shows an execution reaching
+	// the fault (a trace, or an allowed execution the search found).
+	Witness bool   `json:"witness"`
+	Reason  string `json:"reason"`
+}
+
+// jsonFaults lists r's faults once each (an operational model reports a
+// fault once per dead-end state), nil when r did not look for them.
+func jsonFaults(r *model.Result) *[]jsonFault {
+	if !r.FaultsChecked {
+		return nil
+	}
+	out := []jsonFault{}
+	seen := map[jsonFault]bool{}
+	for _, s := range r.Faults {
+		f := jsonFault{Reason: s.Reason}
+		if s.Fault != nil {
+			f = jsonFault{Thread: s.Fault.Thread, Pos: s.Fault.Pos.String(), Access: s.Fault.Access, Stmt: s.Fault.Stmt, Value: s.Fault.Value,
+				Kind: s.Fault.Kind, Witness: s.Fault.Witness, Reason: s.Fault.String()}
+		}
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return &out
 }
 
 type jsonStuck struct {
@@ -531,6 +577,7 @@ func writeJSON(enc *json.Encoder, fr fileResult, models []model.Model, primsHash
 		}
 		j.Flags = append(j.Flags, r.Flags...)
 		j.Dropped = r.Stats.Dropped
+		j.Faults = jsonFaults(r)
 		j.Loops = r.Loops
 		j.Why = r.Why
 		j.Explored = r.Stats.States

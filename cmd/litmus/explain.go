@@ -247,6 +247,10 @@ func writeExplanation(w io.Writer, t *litmus.Test, m model.Model, r *model.Resul
 	if len(r.Dropped) == 0 {
 		for _, s := range r.Faults {
 			fmt.Fprintf(w, "\nBad address, a finding: %s\n", s.Reason)
+			if s.Fault != nil && s.Fault.Graph != nil {
+				fmt.Fprintf(w, "\nAn execution %s allows that makes the access (P%d's path ends there):\n", axiomaticPronoun(m), s.Fault.Thread)
+				s.Fault.Graph.WriteText(w)
+			}
 		}
 	}
 }

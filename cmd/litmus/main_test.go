@@ -129,6 +129,11 @@ func TestExplainGolden(t *testing.T) {
 		{"nospace-no-mb-pso", "nospace-no-mb.litmus", "pso"},
 		{"nospace-mirror-invariant-sc", "nospace-mirror-invariant.litmus", "sc"},
 		{"wfree-plain-store-tso", "wfree-plain-store.litmus", "tso"},
+		// A fault's witness: the trace (sc), the allowed execution
+		// (lkmm, an architecture on the compiled test).
+		{"rcu-null-code-sc", "code/rcu-null-code.litmus", "sc"},
+		{"rcu-null-code-lkmm", "code/rcu-null-code.litmus", "lkmm"},
+		{"ring-underrun-code-riscv", "code/ring-underrun-code.litmus", "riscv"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, errOut, code := run(t, "explain", "--model", c.model, "../../testdata/"+c.file)

@@ -323,6 +323,13 @@ func runHWFile(ctx context.Context, env *Env, file string, models []model.Model,
 		}
 		checks = append(checks, mc)
 	}
+	if err := faultFree(t, checks); err != nil {
+		printInputError(env, file, err)
+		if f.json {
+			writeRunJSONError(enc, file, t.Name, arch, err)
+		}
+		return exitUsage
+	}
 	res, err := harness.Run(ctx, t, o)
 	if err != nil {
 		printInputError(env, file, err)
@@ -357,6 +364,38 @@ func runHWFile(ctx context.Context, env *Env, file string, models []model.Model,
 // the run compiles it), then the LKMM. x86-TSO would be wrong on arm64: a
 // C test without barriers is free to reorder there, and a failing LL/SC
 // cmpxchg orders nothing where x86's LOCK CMPXCHG is a full barrier.
+// faultFree returns an error, in words, when the machine might access
+// memory through NULL or a wild pointer running C test t: t has objects
+// (ptr_add moves within them, internal/harness/objects.go) and a model
+// of checks finds such an access, or none of them could rule one out (an
+// error, a limit). The hardware would read or write outside the test's
+// memory, or crash; the models report it as a finding instead
+// (BADADDR).
+func faultFree(t *litmus.Test, checks []*modelCheck) error {
+	if t.Arch != litmus.ArchC || t.Code == nil && len(t.Objects) == 0 {
+		return nil
+	}
+	looked := false
+	for _, mc := range checks {
+		if mc.err != nil || mc.res.Verdict == model.Unknown || !mc.res.FaultsChecked {
+			continue
+		}
+		if len(mc.res.Faults) > 0 {
+			f := mc.res.Faults[0]
+			why := f.Reason
+			if f.Fault != nil {
+				why = f.Fault.String()
+			}
+			return &litmus.Error{Pos: t.File.Position(t.Pos()), Msg: fmt.Sprintf("not run: %s finds an access through NULL or a wild pointer (%s), which on this machine would reach memory outside the test's or crash", mc.model, why)}
+		}
+		looked = true
+	}
+	if !looked {
+		return &litmus.Error{Pos: t.File.Position(t.Pos()), Msg: "not run: no model ruled out an access through NULL or a wild pointer (each one failed or stopped at a limit), which on this machine would reach memory outside the test's or crash"}
+	}
+	return nil
+}
+
 func defaultRunModels(t *litmus.Test, arch string) []model.Model {
 	if t.Arch != litmus.ArchC {
 		return []model.Model{model.TSO}

@@ -270,3 +270,30 @@ func TestRunCommandCounts(t *testing.T) {
 		require.Contains(t, out, "Options: "+c.opts, "%v", c.args)
 	}
 }
+
+// TestRunRefusesFaults checks that run refuses a test where a model finds
+// an access through NULL or a wild pointer (the machine would reach
+// memory outside the test's), with the model and the fault, and runs a
+// test whose objects no fault leaves (ptr_add at a constant and a run-time
+// offset).
+func TestRunRefusesFaults(t *testing.T) {
+	if !harness.Supported() {
+		t.Skip("litmus run needs Linux on amd64 or arm64")
+	}
+	for _, c := range []struct{ file, line string }{
+		{"../../testdata/code/rcu-null-code.litmus", ":44:"},
+		{"../../testdata/code/ring-underrun-code.litmus", ":47:"},
+	} {
+		out, errOut, code := run(t, "run", "-s", "100", "-r", "2", c.file)
+		require.Equal(t, exitUsage, code, "%s: %s%s", c.file, out, errOut)
+		require.Contains(t, errOut, "not run: ", c.file)
+		require.Contains(t, errOut, "finds an access through NULL or a wild pointer", c.file)
+		require.Contains(t, errOut, c.line, "%s: the place of the access", c.file)
+		require.Empty(t, out, c.file)
+	}
+	for _, f := range []string{"../../testdata/code/rcu-publish-code.litmus", "../../testdata/code/ring-dep-code.litmus"} {
+		out, errOut, code := run(t, "run", "-s", "100", "-r", "2", f)
+		require.Equal(t, exitOK, code, "%s: %s%s", f, out, errOut)
+		checkRunText(t, out)
+	}
+}

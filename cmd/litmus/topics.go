@@ -150,6 +150,20 @@ model, in input order. The schema is stable: fields are only ever added.
                         non-address, dropped (see docs/semantics.md); 0
                         normally, and always 0 under lkmm, whose engine
                         drops such paths without counting them
+  faults                in a C test with objects, where every model looks
+                        for them: [{thread, pos, access, statement, value,
+                        kind, witness, reason}], each access through NULL
+                        or a wild pointer that some allowed execution
+                        makes, once; [] when none; omitted in a test
+                        without objects (such an execution is dropped, as
+                        herd does). pos is file:line:col of the pointer
+                        expression (access) under the axiomatic models,
+                        of the statement (statement) under sc, tso, pso;
+                        value is "NULL", an integer or an address outside
+                        its object; kind "null", "integer" or "outside";
+                        witness whether the result shows an execution
+                        reaching it; reason the Fault line. The check
+                        fails unless the Result line marks BADADDR
   loops                 (axiomatic models, C tests) how each loop was
                         checked: "P1 line 12: while loop checked as an
                         await of its exit condition", or "... unrolled

@@ -14,7 +14,11 @@ import (
 // cEnv is the test around a thread, as model/cir asks for it.
 type cEnv struct{ p *program }
 
-func (e cEnv) Shared(name string) bool { _, ok := e.p.byName[name]; return ok }
+func (e cEnv) Shared(name string) bool {
+	_, ok := e.p.byName[name]
+	_, cell := e.p.cells[name]
+	return ok || cell
+}
 
 func (e cEnv) Location(name string) (int, int, bool) {
 	v, i, ok := e.p.elemOf(name)

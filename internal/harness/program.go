@@ -20,6 +20,11 @@ type program struct {
 	cols    []column // observed columns, herd's order; hidden ones (filter only) last
 	visible int      // len of the printed prefix of cols
 	layout  layout
+	// cells places the cells of the test's objects (litmus.Object) in
+	// the variables that hold them; scale is the factor from an object's
+	// byte offsets to the words of its variable (objects.go).
+	cells map[string]cellRef
+	scale int64
 }
 
 // threadProg is one thread's machine code and its result slots.
@@ -41,12 +46,21 @@ type variable struct {
 	width int     // bytes read back; a value narrower than 8 is sign-extended
 	// maxAccess is the widest access of an X86 test's code (0: none).
 	maxAccess int
+	// names are, for the variable of an object, its elements' location
+	// names ("" for a word between cells).
+	names []string
 }
 
 func (v *variable) size() int { return v.elem * v.n }
 
 // elemName is the model's name of element i: "x" or "t[1]".
 func (v *variable) elemName(i int) string {
+	if v.names != nil {
+		if v.names[i] != "" {
+			return v.names[i]
+		}
+		return fmt.Sprintf("%s+%d", v.name, i*v.elem)
+	}
 	if !v.array {
 		return v.name
 	}
@@ -129,6 +143,9 @@ func (p *program) addVar(name string, elem, n int, array bool) *variable {
 	if v, ok := p.byName[name]; ok {
 		return v
 	}
+	if c, ok := p.cells[name]; ok {
+		return c.v
+	}
 	v := &variable{name: name, elem: elem, n: n, array: array, init: make([]value, n), width: 8}
 	p.vars = append(p.vars, v)
 	p.byName[name] = v
@@ -139,6 +156,9 @@ func (p *program) addVar(name string, elem, n int, array bool) *variable {
 func (p *program) elemOf(name string) (*variable, int, bool) {
 	if v, ok := p.byName[name]; ok {
 		return v, 0, true
+	}
+	if c, ok := p.cells[name]; ok {
+		return c.v, c.i, true
 	}
 	base, idx, ok := strings.Cut(name, "[")
 	if !ok {
@@ -158,11 +178,17 @@ func (p *program) elemOf(name string) (*variable, int, bool) {
 // code names.
 func (p *program) declareVars(cTest bool) error {
 	t := p.test
+	if err := p.declareObjects(cTest); err != nil {
+		return err
+	}
 	for _, it := range t.Init {
 		if it.Proc >= 0 {
 			continue
 		}
 		if it.Len > 0 {
+			if _, ok := p.cells[it.Name]; ok {
+				return p.unsupported(it.Pos(), "array %s as a cell of an object", it.Name)
+			}
 			p.addVar(it.Name, litmus.TypeSize(it.Type, litmus.LP64), it.Len, true)
 			continue
 		}
@@ -191,7 +217,9 @@ func (p *program) declareVars(cTest bool) error {
 	for _, it := range t.Init {
 		switch v := it.Value.(type) {
 		case *litmus.Ident:
-			p.addVar(v.Name, 8, 1, false)
+			if v.Name != "NULL" { // int *p = NULL is 0, as in the models
+				p.addVar(v.Name, 8, 1, false)
+			}
 		case *litmus.UnaryExpr:
 			if id, ok := v.X.(*litmus.Ident); ok && v.Op == "&" {
 				p.addVar(id.Name, 8, 1, false)
@@ -246,6 +274,10 @@ func (p *program) initValues() error {
 		if err != nil {
 			return err
 		}
+		if c, ok := p.cells[it.Name]; ok {
+			c.v.init[c.i] = iv
+			continue
+		}
 		v.init[0] = iv
 	}
 	return nil
@@ -258,6 +290,9 @@ func (p *program) initValue(e litmus.Expr) (value, error) {
 	case *litmus.IntLit:
 		return value{v: e.Value}, nil
 	case *litmus.Ident:
+		if e.Name == "NULL" {
+			return value{}, nil
+		}
 		if v, i, ok := p.elemOf(e.Name); ok {
 			return value{sym: v.elemName(i)}, nil
 		}

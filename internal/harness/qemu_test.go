@@ -22,7 +22,7 @@ import (
 // models allow, as everywhere.
 
 // qemuTests are the tests that run the generated arm64 code.
-const qemuTests = "^(TestHostArch|TestBarrierGivesUp|TestCollectDoesNotAllocate|TestRunTimeout|TestRunLeavesAffinityAlone|TestEveryRowComputesWhatTheModelDoes|TestRunBundled|TestRunCorpus)$"
+const qemuTests = "^(TestHostArch|TestBarrierGivesUp|TestCollectDoesNotAllocate|TestRunTimeout|TestRunLeavesAffinityAlone|TestEveryRowComputesWhatTheModelDoes|TestRunBundled|TestRunCorpus|TestRunObjects)$"
 
 // TestHostArch checks that HostArch picks the code generator
 // LITMUS_WANT_ARCH names, when set: the qemu test sets it to make sure the
@@ -75,7 +75,7 @@ func TestArm64UnderQemu(t *testing.T) {
 			out, err := cmd.CombinedOutput()
 			text := string(out)
 			require.NoError(t, err, "under qemu-aarch64 -cpu %s:\n%s", c.cpu, tail(text, 6000))
-			for _, name := range []string{"TestHostArch", "TestEveryRowComputesWhatTheModelDoes", "TestRunBundled", "TestBarrierGivesUp"} {
+			for _, name := range []string{"TestHostArch", "TestEveryRowComputesWhatTheModelDoes", "TestRunBundled", "TestBarrierGivesUp", "TestRunObjects"} {
 				require.Contains(t, text, "--- PASS: "+name+" ", "%s must have run and passed:\n%s", name, tail(text, 3000))
 			}
 			if len(corpusTests(t)) > 0 {

@@ -72,7 +72,7 @@ func (th *thread) ID() int { return th.proc.ID }
 
 // Walk enumerates the paths of the thread, as axiom.Thread says.
 func (th *thread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, error) {
-	m := &machine{th: th, dom: dom}
+	m := &machine{th: th, dom: dom, partial: partial}
 	var out []axiom.Trace
 	cut := false
 	for n := 0; ; n++ {
@@ -154,9 +154,13 @@ type machine struct {
 	dead bool  // the path is infeasible (a read with no value, a fault)
 	cut  bool  // a loop ran past the bound
 	err  error // the code is not supported
+	// halted ends a complete path early: at a fault, under
+	// Options.FaultEnds (fault.go).
+	halted  bool
+	partial bool // the walk is a partial one (axiom.Thread's Walk)
 }
 
-func (m *machine) stopped() bool { return m.dead || m.cut || m.err != nil }
+func (m *machine) stopped() bool { return m.dead || m.cut || m.halted || m.err != nil }
 
 // run executes the thread once, following the current choices.
 func (m *machine) run() {
@@ -172,7 +176,7 @@ func (m *machine) run() {
 	m.nacc = 0
 	m.loops = map[int]int{}
 	m.state = nil
-	m.dead, m.cut = false, false
+	m.dead, m.cut, m.halted = false, false, false
 	code := m.th.proc.Code
 	for m.pc = 0; m.pc < len(code) && !m.stopped(); {
 		in := code[m.pc]
@@ -290,7 +294,7 @@ type memTaint struct{ d, p axiom.Taint }
 // dead when it designates none (herd drops such executions).
 func (m *machine) location(a axiom.Val) (int, bool) {
 	if !a.IsAddr() {
-		m.dead = true
+		m.fault(a)
 		return 0, false
 	}
 	if el, ok := m.th.p.arrays[a.Loc()]; ok {
@@ -307,7 +311,7 @@ func (m *machine) location(a axiom.Val) (int, bool) {
 		}
 		off := int64(el.i*el.size) + a.N
 		if off < 0 || off%int64(el.size) != 0 || off/int64(el.size) >= int64(el.n) {
-			m.dead = true
+			m.fault(a)
 			return 0, false
 		}
 		return m.th.p.index[fmt.Sprintf("%s[%d]", el.name, off/int64(el.size))], true
@@ -319,7 +323,7 @@ func (m *machine) location(a axiom.Val) (int, bool) {
 		if l, ok := m.th.p.at[objCell{c.obj, c.off + a.N}]; ok {
 			return l, true
 		}
-		m.dead = true
+		m.fault(a)
 		return 0, false
 	}
 	if a.N != 0 {

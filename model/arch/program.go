@@ -30,6 +30,13 @@ type Options struct {
 	// (axiom.Program.OneEventAMO); the built-in riscv.cat is written for
 	// its two events.
 	OneEventAMO bool
+	// FaultEnds ends a path at an access whose address designates no
+	// location (NULL, an integer, an address that left its object),
+	// with register FaultReg holding the site's number (FaultSites),
+	// instead of dropping it as herd does: a C test with objects checks
+	// with it whether an execution the model allows makes such an
+	// access (model/kcomp's FaultTest).
+	FaultEnds bool
 }
 
 // program is an assembly test being made ready.
@@ -48,6 +55,8 @@ type program struct {
 	// each one's object and byte offset, and back (objects).
 	cells map[int]objCell
 	at    map[objCell]int
+	// faults are the accesses that designated no location (fault.go).
+	faults faultLog
 }
 
 type objCell struct{ obj, off int64 }

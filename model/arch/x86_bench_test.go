@@ -25,11 +25,15 @@ func BenchmarkX86Corpus(b *testing.B) {
 }
 
 // BenchmarkX86SBRing is the store-buffering ring of n threads, each
-// writing its location then reading the next one's.
+// writing its location then reading the next one's; N=12 is the TSO row
+// of docs/performance.md's table beside herd7 (docs/run-herd-arch.sh
+// writes it with LITMUS_BENCH_DIR).
 func BenchmarkX86SBRing(b *testing.B) {
-	for _, n := range []int{2, 4, 6} {
+	for _, n := range []int{2, 4, 6, 12} {
+		src := shapes.X86SBRing(n)
+		writeForHerd(b, "x86", fmt.Sprintf("SB-ring-%d", n), src)
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			t, err := litmus.Parse("sb.litmus", []byte(shapes.X86SBRing(n)))
+			t, err := litmus.Parse("sb.litmus", []byte(src))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -51,6 +55,7 @@ func benchX86(b *testing.B, tests []*litmus.Test) {
 			}
 			ctx := context.Background()
 			b.ResetTimer()
+			measureCPU(b)
 			for i := 0; i < b.N; i++ {
 				for _, t := range tests {
 					if m == nil {

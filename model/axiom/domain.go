@@ -2,6 +2,7 @@ package axiom
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -25,11 +26,20 @@ func (p *Program) Domains(capped bool) (dom [][]Val, converged bool, err error) 
 	}
 	for round := 0; ; round++ {
 		changed := false
-		next := make([]map[Val]bool, len(dom))
+		// next[i] is dom[i] and then the values the round's writes add,
+		// in the order found (a domain has at most MaxDomain values, and
+		// usually two or three: a slice, not a map).
+		next := make([][]Val, len(dom))
 		for i, d := range dom {
-			next[i] = map[Val]bool{}
-			for _, v := range d {
-				next[i][v] = true
+			next[i] = slices.Clip(d)
+		}
+		add := func(loc int, v Val) {
+			if v.IsSymbolic() {
+				return // a value a semantics left unchosen (lkmm's top)
+			}
+			if !slices.Contains(next[loc], v) {
+				next[loc] = append(next[loc], v)
+				changed = true
 			}
 		}
 		maxWrites := 0
@@ -37,26 +47,9 @@ func (p *Program) Domains(capped bool) (dom [][]Val, converged bool, err error) 
 			if err := p.Budget.Err(); err != nil {
 				return nil, false, err
 			}
-			trs, _, err := th.Walk(dom, true)
+			most, err := walkWrites(th, dom, add)
 			if err != nil {
 				return nil, false, err
-			}
-			most := 0
-			for _, tr := range trs {
-				nw := 0
-				for _, e := range tr.Events {
-					if e.Kind == KindW {
-						nw++
-						if e.Val.IsSymbolic() {
-							continue // a value a semantics left unchosen (lkmm's top)
-						}
-						if !next[e.Loc][e.Val] {
-							next[e.Loc][e.Val] = true
-							changed = true
-						}
-					}
-				}
-				most = max(most, nw)
 			}
 			maxWrites += most
 		}
@@ -66,10 +59,9 @@ func (p *Program) Domains(capped bool) (dom [][]Val, converged bool, err error) 
 		if capped && round >= maxWrites {
 			return dom, false, nil
 		}
-		for i, m := range next {
-			d := make([]Val, 0, len(m))
-			for v := range m {
-				d = append(d, v)
+		for i, d := range next {
+			if len(d) == len(dom[i]) {
+				continue
 			}
 			sort.Slice(d, func(a, b int) bool { return d[a].Less(d[b]) })
 			if len(d) > MaxDomain {
@@ -97,4 +89,28 @@ func (p *Program) Paths(dom [][]Val) ([][]Trace, bool, error) {
 		all[i] = trs
 	}
 	return all, cut, nil
+}
+
+// walkWrites calls write for every write of every path of th's walk for
+// the domains, and returns the most writes of one path.
+func walkWrites(th Thread, dom [][]Val, write func(loc int, v Val)) (int, error) {
+	if ww, ok := th.(WriteWalker); ok {
+		return ww.WalkWrites(dom, write)
+	}
+	trs, _, err := th.Walk(dom, true)
+	if err != nil {
+		return 0, err
+	}
+	most := 0
+	for _, tr := range trs {
+		nw := 0
+		for _, e := range tr.Events {
+			if e.Kind == KindW {
+				nw++
+				write(e.Loc, e.Val)
+			}
+		}
+		most = max(most, nw)
+	}
+	return most, nil
 }

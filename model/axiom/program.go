@@ -89,6 +89,17 @@ type Thread interface {
 	Walk(dom [][]Val, partial bool) (paths []Trace, cut bool, err error)
 }
 
+// WriteWalker is a Thread that can give Domains the writes of its paths
+// without building the paths: WalkWrites calls write with the location
+// and value of every KindW event of every path Walk(dom, true) returns,
+// and returns the most KindW events of one path. The walks of the
+// fixed point are most of a small test's set-up; the paths themselves
+// (their events, registers and flows) are only needed once the domains
+// are known.
+type WriteWalker interface {
+	WalkWrites(dom [][]Val, write func(loc int, v Val)) (most int, err error)
+}
+
 // TagIndex returns the index of tag name in p.Vocab, or -1.
 func (p *Program) TagIndex(name string) int {
 	for i, v := range p.Vocab {

@@ -76,6 +76,10 @@ type Instr struct {
 	// explanations: the primitive call, or the statement of a plain
 	// access ("*x = 1").
 	Text string
+	// Ptr is, for a memory access through a pointer, the pointer
+	// expression (p in *p, READ_ONCE(*p)): the place a fault report
+	// names, as the LKMM's does. Nil for an access by name.
+	Ptr litmus.Expr
 }
 
 // Thread is a compiled C thread.
@@ -110,6 +114,15 @@ type Env interface {
 type ObjectEnv interface {
 	Env
 	Objects() bool
+}
+
+// OffsetScaler is an ObjectEnv whose back end lays each object's cells
+// out at OffsetScale() times their byte offsets (a power of two; litmus
+// run gives every C location a word of its own): a ptr_add's offset is
+// scaled alike, so that it reaches the same cell.
+type OffsetScaler interface {
+	ObjectEnv
+	OffsetScale() int64
 }
 
 // cfront is the state of compiling one C thread.
@@ -377,7 +390,7 @@ func (f *cfront) assign(s *litmus.AssignStmt) {
 		}
 		addr := f.value(lhs.X)
 		v := f.value(rhs)
-		f.emit(Instr{Op: Prim, Prim: kmap.PlainStore, Dst: -1, Addr: addr, Args: []Operand{v}, Pos: s.Pos(), Text: assignText(s)})
+		f.emit(Instr{Op: Prim, Prim: kmap.PlainStore, Dst: -1, Addr: addr, Args: []Operand{v}, Pos: s.Pos(), Text: assignText(s), Ptr: lhs.X})
 	default:
 		f.fail(f.env.Unsupported(s.LHS.Pos(), "assignment to %s", litmus.ExprString(s.LHS)))
 	}
@@ -391,7 +404,7 @@ func (f *cfront) assignTo(slot int, e litmus.Expr) {
 		return
 	}
 	if u, ok := litmus.Unparen(e).(*litmus.UnaryExpr); ok && u.Op == "*" {
-		f.emit(Instr{Op: Prim, Prim: kmap.PlainLoad, Dst: slot, Addr: f.value(u.X), Pos: e.Pos(), Text: litmus.ExprString(e)})
+		f.emit(Instr{Op: Prim, Prim: kmap.PlainLoad, Dst: slot, Addr: f.value(u.X), Pos: e.Pos(), Text: litmus.ExprString(e), Ptr: u.X})
 		return
 	}
 	v := f.value(e)
@@ -437,7 +450,7 @@ func (f *cfront) value(e litmus.Expr) Operand {
 			a := f.value(e.X)
 			f.release(m)
 			t := f.temp() // may be a's temporarY: the load reads it first
-			f.emit(Instr{Op: Prim, Prim: kmap.PlainLoad, Dst: t, Addr: a, Pos: e.Pos(), Text: litmus.ExprString(e)})
+			f.emit(Instr{Op: Prim, Prim: kmap.PlainLoad, Dst: t, Addr: a, Pos: e.Pos(), Text: litmus.ExprString(e), Ptr: e.X})
 			return slotOpd(t)
 		case "+":
 			return f.value(e.X)
@@ -490,6 +503,9 @@ func (f *cfront) value(e litmus.Expr) Operand {
 		m := f.mark()
 		x := f.value(e.Ptr)
 		y := f.offset(e.Off)
+		if sc, ok := f.env.(OffsetScaler); ok && sc.OffsetScale() > 1 {
+			y = f.scale(y, sc.OffsetScale(), e.Pos())
+		}
 		f.release(m)
 		if y.isConst(0) {
 			return x
@@ -500,6 +516,20 @@ func (f *cfront) value(e litmus.Expr) Operand {
 	}
 	f.fail(f.env.Unsupported(e.Pos(), "expression %s", litmus.ExprString(e)))
 	return constOpd(0)
+}
+
+// scale returns offset y times k, a power of two (OffsetScaler).
+func (f *cfront) scale(y Operand, k int64, pos litmus.Pos) Operand {
+	if y.Kind == Const {
+		return constOpd(y.Val * k)
+	}
+	sh := int64(0)
+	for v := k; v > 1; v >>= 1 {
+		sh++
+	}
+	t := f.temp()
+	f.emit(Instr{Op: Binary, Dst: t, ALU: "<<", X: y, Y: constOpd(sh), Pos: pos})
+	return slotOpd(t)
 }
 
 // offset compiles the byte offset of a ptr_add. An index scaled by a
@@ -584,7 +614,7 @@ func (f *cfront) call(call *litmus.CallExpr, dst int) int {
 		case litmus.ArgPtr:
 			o := f.value(arg)
 			if i == prim.Loc {
-				in.Addr = o
+				in.Addr, in.Ptr = o, arg
 			} else {
 				in.Args = append(in.Args, o)
 			}
@@ -592,6 +622,9 @@ func (f *cfront) call(call *litmus.CallExpr, dst int) int {
 			o := f.lvalAddr(arg)
 			if i == prim.Loc {
 				in.Addr = o
+				if u, ok := litmus.Unparen(arg).(*litmus.UnaryExpr); ok && u.Op == "*" {
+					in.Ptr = u.X
+				}
 			} else {
 				in.Args = append(in.Args, o)
 			}

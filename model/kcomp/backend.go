@@ -82,6 +82,13 @@ func (aarch64) unary(op, d, x string) []string {
 }
 
 func (aarch64) binary(op, d, x, y string) ([]string, error) {
+	if op == ">=" {
+		// herd 7.58 reads CSET d,GE as CSINC d,ZR,ZR,inverse(GE) and
+		// its inverse_cond maps GE to GT (lib/AArch64Base.ml), so that
+		// CSET d,GE computes <=; model/arch follows herd. Not less
+		// than is >= on every reading.
+		return []string{"CMP " + x + "," + y, "CSET " + d + ",LT", "EOR " + d + "," + d + ",#1"}, nil
+	}
 	if c, ok := a64Cond[op]; ok {
 		return []string{"CMP " + x + "," + y, "CSET " + d + "," + c}, nil
 	}

@@ -268,6 +268,9 @@ func (e *emitter) compile() {
 	for i := 0; i < len(code) && e.err == nil; i++ {
 		in := code[i]
 		e.cur = Origin{Pos: e.c.t.File.Position(in.Pos), Text: in.Text, Prim: primOf(in)}
+		if in.Ptr != nil {
+			e.cur.Ptr, e.cur.PtrText = e.c.t.File.Position(in.Ptr.Pos()), litmus.ExprString(in.Ptr)
+		}
 		e.curOK = in.Pos.IsValid()
 		// A comparison whose only use is the branch that follows is a
 		// compare-and-branch, as a compiler writes it.

@@ -96,6 +96,10 @@ type Compiled struct {
 
 	cnames  map[string]string // "0:X5" -> "0:r0"
 	origins map[lineKey]Origin
+	// retry are the threads whose retries end their path with the
+	// register flag set (the filter drops those paths).
+	retry []int
+	flag  string
 }
 
 type lineKey struct{ proc, line int }
@@ -112,6 +116,12 @@ type Origin struct {
 	// Prim is the primitive's kmap row, kmap.PlainLoad or
 	// kmap.PlainStore for a plain access, "" otherwise.
 	Prim string
+	// Ptr and PtrText are, for a memory access through a pointer, the
+	// pointer expression's place and text in the C test (cir.Instr.Ptr):
+	// what a report of an access through NULL or a wild pointer names,
+	// as the LKMM's does.
+	Ptr     litmus.Position
+	PtrText string
 }
 
 // Origin returns the C construct of the instruction of thread proc at

@@ -16,7 +16,7 @@ import (
 // registers renamed to the registers they were given.
 func (c *compiler) finish() (*Compiled, error) {
 	t := c.t
-	out := &Compiled{Target: c.tg, C: t, Loops: c.loops, cnames: map[string]string{}, origins: map[lineKey]Origin{}}
+	out := &Compiled{Target: c.tg, C: t, Loops: c.loops, cnames: map[string]string{}, origins: map[lineKey]Origin{}, flag: c.be.flag()}
 	byID := map[int]*thread{}
 	for _, th := range c.threads {
 		byID[th.id] = th
@@ -57,6 +57,7 @@ func (c *compiler) finish() (*Compiled, error) {
 	for _, th := range c.threads {
 		if th.retry {
 			filter = append(filter, fmt.Sprintf("%d:%s=0", th.id, c.be.flag()))
+			out.retry = append(out.retry, th.id)
 		}
 	}
 	if ferr != nil {

@@ -8,6 +8,7 @@ package lkmm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -136,7 +137,7 @@ type Result struct {
 	// Faults are the accesses through NULL or a wild pointer that some
 	// allowed execution makes, in a test with objects (fault.go), each
 	// with its place; the flag "bad-address" is then among Flags.
-	Faults []string
+	Faults []report.Fault
 }
 
 // Check runs the LKMM on a parsed C litmus test.
@@ -162,7 +163,13 @@ func Check(ctx context.Context, t *litmus.Test, opt Options) (*Result, error) {
 	if err != nil || !p.sawFault {
 		return r, err
 	}
-	if r.Faults, err = faults(b, t, opt); err != nil {
+	var fu *faultsUnknown
+	if r.Faults, err = faults(b, t, opt); errors.As(err, &fu) {
+		if r.Verdict != Unknown {
+			r.Verdict, r.Reason, r.Ok = Unknown, FaultsUnknown(fu.reason), false
+		}
+		return r, nil
+	} else if err != nil {
 		return nil, err
 	}
 	if len(r.Faults) > 0 {

@@ -153,23 +153,42 @@ func (c *cThread) Walk(dom [][]axiom.Val, partial bool) ([]axiom.Trace, bool, er
 	return out, cut, nil
 }
 
+// WalkWrites is Walk(dom, true) for the value domains: the writes of
+// the paths, without the paths (axiom.WriteWalker).
+func (c *cThread) WalkWrites(dom [][]axiom.Val, write func(loc int, v axiom.Val)) (int, error) {
+	return walkWrites(c.p, c.budget, c.th, dom, c.loopBound, write)
+}
+
+// lockTags mark the lock operations' events.
+const lockTags = tLKR | tLKW | tUL | tLF | tRL | tRU
+
+// axiomKind returns the kind of e's axiom.Event: lock operations are
+// KindOther (lock.cat's events, not the bell's reads and writes).
+func axiomKind(e *event) axiom.Kind {
+	if e.tags&lockTags != 0 {
+		return axiom.KindOther
+	}
+	switch e.kind {
+	case evR:
+		return axiom.KindR
+	case evW:
+		return axiom.KindW
+	case evF:
+		return axiom.KindF
+	case evSync:
+		return axiom.KindOther
+	}
+	return 0
+}
+
 func toAxiom(e *event, j int, evs []event) axiom.Event {
 	a := axiom.Event{Thread: e.thread, Loc: e.loc, Val: e.val, RMW: e.rmwR, Instr: j,
 		Addr: e.addr, Data: e.data, Ctrl: e.ctrl, Pos: e.pos, Text: e.prim, Par: e.par}
-	lock := e.tags&(tLKR|tLKW|tUL|tLF|tRL|tRU) != 0
-	switch e.kind {
-	case evR:
-		a.Kind = axiom.KindR
-	case evW:
-		a.Kind = axiom.KindW
-	case evF:
-		a.Kind = axiom.KindF
-	case evSync:
-		a.Kind = axiom.KindOther
+	a.Kind = axiomKind(e)
+	if e.kind == evSync {
 		a.Tags |= 1 << uint(vSyncSrcu)
 	}
-	if lock {
-		a.Kind = axiom.KindOther
+	if e.tags&lockTags != 0 {
 		a.RMW = -1 // lock.cat's lk-rmw, not the bell's rmw
 	}
 	if a.RMW >= 0 {

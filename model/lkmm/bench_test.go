@@ -91,7 +91,9 @@ func benchTests(b *testing.B, paths []string) {
 
 func BenchmarkSBRing(b *testing.B) {
 	for _, n := range []int{4, 8, 12, 14} {
-		t := mustParse(b, "sb", shapes.SBRing(n))
+		src := shapes.SBRing(n)
+		saveBench(b, fmt.Sprintf("SB-ring-%d", n), src)
+		t := mustParse(b, "sb", src)
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			start := cpuTime()
 			for i := 0; i < b.N; i++ {

@@ -116,7 +116,8 @@ func (p *program) run(b *limit.Budget, opt Options, dom [][]Val) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: &arena{Budget: b}, flags: map[string]bool{}}
+	s := &search{b: b, p: p, opt: opt, res: res, cond: ce, al: getArena(b), flags: map[string]bool{}}
+	defer putArena(s.al)
 	s.finals = ce.NewFinals(b)
 	s.finalLoc = make([]bool, len(p.names))
 	for _, o := range ce.Observed {

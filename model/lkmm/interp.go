@@ -57,7 +57,7 @@ type interp struct {
 	odo axiom.Odometer // the choices of the path being walked
 
 	events []event
-	regs   map[string]*regVal
+	regs   map[string]regVal
 	ctrl   taint // reads the branches taken so far depend on
 
 	dead bool  // a read had no possible value
@@ -69,6 +69,11 @@ type interp struct {
 	// partial: the walk is for the value domains, and reads may return
 	// top.
 	partial bool
+	// reuse: the paths share one events buffer (walkWrites); evHint is
+	// the most events of a path so far, the room a new path's buffer
+	// starts with.
+	reuse  bool
+	evHint int
 	// nd is the vflow of the value the last expr returned.
 	nd vflow
 	// need and fixed are the path's axiom.Flow Need and Fixed.
@@ -78,7 +83,8 @@ type interp struct {
 	// before, nvar those of the path so far, varMax the largest of each
 	// read's value.
 	varBase, nvar int32
-	varMax        map[int]int32
+	varMax        []int32 // by read index, 0 past its end
+	varSeen       bool    // some read has a variable (noteVar)
 	// counted memoizes countStmt for the registers the path has so far
 	// (symvar.go); steps counts the statements run, to poll the budget.
 	counted map[litmus.Stmt]int32
@@ -104,58 +110,104 @@ func paths(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int) 
 // the dereference, and the store that would add the address to the
 // domain is on no complete path).
 func walk(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int, partial bool) ([]trace, bool, error) {
-	in := &interp{p: p, b: b, th: th, dom: dom, loopBound: loopBound, partial: partial}
-	if !partial {
-		in.varBase = p.varBase(th, loopBound)
-	}
 	var out []trace
-	cut := false
-	for n := 0; ; n++ {
-		if n&63 == 0 {
-			if err := b.Err(); err != nil {
-				return nil, false, err
-			}
-		}
-		in.run()
-		if in.err != nil {
-			return nil, false, in.err
-		}
-		if in.cut {
-			cut = true
-		}
+	cut, err := walkEach(p, b, th, dom, loopBound, partial, false, func(in *interp) {
 		if partial && (in.cut || in.dead) {
 			out = append(out, trace{events: in.events})
-			if len(out) > maxPaths {
-				return nil, false, &errLimit{Msg: fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
-			}
 		} else if !in.cut && !in.dead {
 			regs := make(map[string]Val, len(in.regs))
 			for k, r := range in.regs {
 				regs[k] = r.v
 			}
 			out = append(out, trace{events: in.events, regs: regs, flow: in.flow()})
-			if len(out) > maxPaths {
-				return nil, false, &errLimit{Msg: fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
+		}
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return out, cut, nil
+}
+
+// walkWrites calls write for every write (as package axiom counts them:
+// axiomKind) of every path walk(..., true) returns, and returns the most
+// writes of one path: the walk for the value domains, without building
+// the paths (axiom.WriteWalker).
+func walkWrites(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int, write func(loc int, v Val)) (int, error) {
+	most := 0
+	_, err := walkEach(p, b, th, dom, loopBound, true, true, func(in *interp) {
+		nw := 0
+		for i := range in.events {
+			if e := &in.events[i]; axiomKind(e) == axiom.KindW {
+				nw++
+				write(e.loc, e.val)
 			}
 		}
+		most = max(most, nw)
+	})
+	return most, err
+}
+
+// walkEach runs th over every choice of read values (and, with partial,
+// top too), calling kept after each path walk keeps: every path with
+// partial, else those that neither die nor are cut. With reuse, the
+// paths share one events buffer (kept must not hold on to in.events).
+// It reports whether some path was cut by the loop bound.
+func walkEach(p *program, b *limit.Budget, th *thread, dom [][]Val, loopBound int, partial, reuse bool, kept func(*interp)) (bool, error) {
+	in := &interp{p: p, b: b, th: th, dom: dom, loopBound: loopBound, partial: partial, reuse: reuse}
+	if !partial {
+		in.varBase = p.varBase(th, loopBound)
+	}
+	cut := false
+	paths := 0
+	for n := 0; ; n++ {
+		if n&63 == 0 {
+			if err := b.Err(); err != nil {
+				return false, err
+			}
+		}
+		in.run()
+		if in.err != nil {
+			return false, in.err
+		}
+		if in.cut {
+			cut = true
+		}
+		if partial || (!in.cut && !in.dead) {
+			kept(in)
+			if paths++; paths > maxPaths {
+				return false, &errLimit{Msg: fmt.Sprintf("P%d has more than %d paths", th.id, maxPaths)}
+			}
+		}
+		in.evHint = max(in.evHint, len(in.events))
 		if !in.odo.Next() {
-			return out, cut, nil
+			return cut, nil
 		}
 	}
 }
 
 func (in *interp) run() {
 	in.odo.Start()
-	in.events = nil
-	in.regs = map[string]*regVal{}
+	if in.reuse {
+		in.events = in.events[:0]
+	} else {
+		in.events = make([]event, 0, in.evHint)
+	}
+	if in.regs == nil {
+		in.regs = make(map[string]regVal, len(in.th.regs))
+	} else {
+		clear(in.regs) // a path's registers are copied out (walk), never kept
+	}
 	for k, v := range in.th.regs {
-		in.regs[k] = &regVal{v: v}
+		in.regs[k] = regVal{v: v}
 	}
 	in.ctrl = nil
 	in.dead, in.cut, in.halted = false, false, false
 	in.need, in.fixed = nil, nil
-	in.nvar, in.varMax = 0, nil
-	in.counted, in.conv = nil, nil
+	// The maps and varMax are the previous path's, emptied: a path's
+	// flow copies what it needs from them.
+	in.nvar, in.varMax, in.varSeen = 0, in.varMax[:0], false
+	clear(in.counted)
+	clear(in.conv)
 	if in.p.test.Arch == litmus.ArchLISA {
 		in.lisaRun()
 		return
@@ -230,9 +282,9 @@ func (in *interp) stmt(s litmus.Stmt) flow {
 		}
 		if s.Init != nil {
 			v, t := in.expr(s.Init)
-			in.setReg(s.Name.Name, &regVal{v: v, t: t, f: in.nd})
+			in.setReg(s.Name.Name, regVal{v: v, t: t, f: in.nd})
 		} else if _, ok := in.regs[s.Name.Name]; !ok {
-			in.setReg(s.Name.Name, &regVal{v: intVal(0)})
+			in.setReg(s.Name.Name, regVal{v: intVal(0)})
 		}
 	case *litmus.ExprStmt:
 		in.expr(s.X)
@@ -392,7 +444,7 @@ func (in *interp) assign(s *litmus.AssignStmt) {
 	}
 	switch l := litmus.Unparen(s.LHS).(type) {
 	case *litmus.Ident:
-		in.setReg(l.Name, &regVal{v: v, t: t, f: f})
+		in.setReg(l.Name, regVal{v: v, t: t, f: f})
 	case *litmus.UnaryExpr:
 		if l.Op == "*" {
 			loc, at, ok := in.pointer(l.X)
@@ -544,11 +596,9 @@ func (in *interp) flow() *axiom.Flow {
 			f.Any = true
 		}
 	}
-	if in.varMax != nil {
+	if in.varSeen {
 		f.Var = make([]int32, len(in.events))
-		for r, v := range in.varMax {
-			f.Var[r] = v
-		}
+		copy(f.Var, in.varMax)
 	}
 	for k, r := range in.regs {
 		if r.f > 0 {

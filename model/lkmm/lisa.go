@@ -231,7 +231,7 @@ func (in *interp) lisaRun() {
 			if i < 0 {
 				return
 			}
-			in.regs[op.in.Reg] = &regVal{v: v, t: taint{i}, f: copyOf(i)}
+			in.regs[op.in.Reg] = regVal{v: v, t: taint{i}, f: copyOf(i)}
 		case "w":
 			loc, at, ok := in.lisaAddr(op.in.Addr)
 			if !ok {
@@ -249,7 +249,7 @@ func (in *interp) lisaRun() {
 			in.lisaRMW(op)
 		case "mov":
 			v, t := in.lisaExpr(op.in.Expr, "", regVal{})
-			in.regs[op.in.Reg] = &regVal{v: v, t: t, f: in.nd}
+			in.regs[op.in.Reg] = regVal{v: v, t: t, f: in.nd}
 		case "b":
 			jump := true
 			if op.in.Reg != "" {
@@ -311,7 +311,7 @@ func (in *interp) lisaRMW(op *lisaOp) {
 		data = data.Merge(vt) // the reads the computed value needs
 	}
 	in.emit(event{kind: evW, rmwR: r, loc: loc, val: v, tags: op.tags | tRMW, addr: at.Merge(vt), data: data, vf: vf, pos: op.in.Pos(), prim: lisaPrim(op.in)})
-	in.regs[op.in.Reg] = &regVal{v: old, t: taint{r}, f: copyOf(r)}
+	in.regs[op.in.Reg] = regVal{v: old, t: taint{r}, f: copyOf(r)}
 }
 
 // lisaMentions reports whether e reads register reg.
@@ -324,7 +324,7 @@ func lisaMentions(e *litmus.LISAExpr, reg string) bool {
 // 0, as in herd.
 func (in *interp) lisaReg(name string) regVal {
 	if r, ok := in.regs[name]; ok {
-		return *r
+		return r
 	}
 	return regVal{v: intVal(0)}
 }

@@ -172,10 +172,10 @@ func (in *interp) countCall(c *litmus.CallExpr) int32 {
 // setReg sets a register, converting an integer to the register's
 // declared type. A new register named like a shared location
 // changes what isRegName says of that name, and so the counts memoized.
-func (in *interp) setReg(name string, r *regVal) {
+func (in *interp) setReg(name string, r regVal) {
 	if _, ok := in.regs[name]; !ok {
 		if _, shared := in.p.index[name]; shared {
-			in.counted = nil
+			clear(in.counted)
 		}
 	}
 	if k, ok := in.conv[name]; ok && r.v.Sym == 0 {
@@ -273,9 +273,9 @@ func (p *program) varBase(th *thread, loopBound int) int32 {
 		if t.proc == nil || t.proc.Body == nil {
 			continue
 		}
-		c := &interp{p: p, th: t, loopBound: loopBound, regs: map[string]*regVal{}}
+		c := &interp{p: p, th: t, loopBound: loopBound, regs: map[string]regVal{}}
 		for k, v := range t.regs {
-			c.regs[k] = &regVal{v: v}
+			c.regs[k] = regVal{v: v}
 		}
 		n += c.countStmt(t.proc.Body)
 	}
@@ -298,8 +298,9 @@ func (in *interp) regRead(f vflow) {
 }
 
 func (in *interp) noteVar(r int, v int32) {
-	if in.varMax == nil {
-		in.varMax = map[int]int32{}
+	for len(in.varMax) <= r {
+		in.varMax = append(in.varMax, 0)
 	}
 	in.varMax[r] = max(in.varMax[r], v)
+	in.varSeen = true
 }

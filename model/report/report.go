@@ -9,6 +9,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/litmus-dev/litmus/internal/limit"
@@ -168,13 +169,15 @@ type Result struct {
 	// declares objects for ptr_add), the accesses through NULL or a wild
 	// pointer that some execution the model allows makes: a finding, as
 	// a data race is, and the flag "bad-address" is among Flags. Each
-	// Reason names the access and the pointer's value; an operational
-	// model gives the trace to it (those are its Dropped dead ends).
+	// Reason names the access and the pointer's value, and Fault gives
+	// them in parts; an operational model gives the trace to it (those
+	// are its Dropped dead ends).
 	Faults []Stuck
 	// FaultsChecked reports whether the model looked for such accesses:
-	// sc, tso, pso and the native LKMM do in a test with objects; the
-	// architecture models and the cat interpreter drop a faulting path
-	// silently, as herd does.
+	// every model does in a C test with objects (the architectures on
+	// the compiled test, naming the C access); a test without objects,
+	// a native assembly test among them, drops a faulting path as herd
+	// does.
 	FaultsChecked bool
 	// Loops says, for the axiomatic models, how each loop of a C test
 	// was checked: "P1 line 12: while loop checked as an await of its
@@ -287,6 +290,78 @@ type Stuck struct {
 	// Trace leads to the state; for a blocked thread it ends with a
 	// StepBlock step per waiting thread.
 	Trace Trace
+	// Fault, for an entry of Result.Faults, is the access in parts:
+	// the thread, the place, the pointer and its value (nil elsewhere).
+	Fault *Fault
+}
+
+// Fault is an access through NULL or a wild pointer that an execution
+// the model allows makes, in a test with objects (Result.Faults).
+type Fault struct {
+	Thread int
+	// Pos is the place of the pointer expression the access goes
+	// through (its file:line:col); Access is that expression as the
+	// flattened test writes it ("ptr_add(p, 4)").
+	Pos    litmus.Position
+	Access string
+	// Stmt is, when Access is empty, the statement that makes the
+	// access, and Pos is the statement's place (sc, tso and pso keep
+	// no place of the pointer expression).
+	Stmt string
+	// Value is the pointer's value: "NULL", an integer ("4"), or an
+	// address outside its object ("rg__slots_0__val-8"); Kind says
+	// which: "null", "integer", "outside".
+	Value string
+	Kind  string
+	// Witness reports whether the result shows an execution reaching
+	// the fault: the trace to it (sc, tso, pso), or an allowed
+	// execution the axiomatic search found with the fault.
+	Witness bool
+	// Graph is, under an axiomatic model and with Options.Explain, that
+	// execution: the first allowed one whose thread ends at the fault.
+	Graph *Graph
+}
+
+// String says where a fault is and what the pointer held, in one line:
+// "FILE:L:C: P1 accesses memory through ptr_add(p, 4), which is 4, not
+// an address (NULL plus an offset, or an integer)".
+func (f Fault) String() string {
+	what := f.Value
+	switch f.Kind {
+	case "null":
+		what = "NULL"
+	case "outside":
+		what += ", outside its object or between its cells"
+	default:
+		what += ", not an address (NULL plus an offset, or an integer)"
+	}
+	switch {
+	case f.Access != "":
+		what = f.Access + ", which is " + what
+	case f.Stmt != "":
+		what = "a pointer in " + f.Stmt + ", which is " + what
+	}
+	pos := ""
+	if f.Pos.IsValid() {
+		pos = f.Pos.String() + ": "
+	}
+	return fmt.Sprintf("%sP%d accesses memory through %s", pos, f.Thread, what)
+}
+
+// FaultValue gives an access's pointer value v in a Fault's terms: its
+// Value and Kind.
+func FaultValue(v Value) (value, kind string) {
+	switch {
+	case v.Sym == "" && v.Int == 0:
+		return "NULL", "null"
+	case v.Sym != "":
+		off := strconv.FormatInt(v.Int, 10)
+		if v.Int >= 0 {
+			off = "+" + off
+		}
+		return v.Sym + off, "outside"
+	}
+	return strconv.FormatInt(v.Int, 10), "integer"
 }
 
 // Stats describe the search.
