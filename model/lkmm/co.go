@@ -30,6 +30,7 @@ type enumState struct {
 	orderBuf [][]int
 	gens     []coGen
 	sub      subtrees // the certification of subtrees (subtree.go)
+	candBuf  []int    // the words of cands
 }
 
 // locWrites are the writes of one location that co orders.
@@ -99,6 +100,7 @@ func newEnum(x *execution, pruneFrom int) *enumState {
 // rest of the state depends on the events only, and a finished
 // enumeration leaves it as newEnum made it.
 func (st *enumState) clearReads() {
+	st.candBuf = st.candBuf[:0]
 	for l := range st.reads {
 		st.reads[l] = st.reads[l][:0]
 		st.cands[l] = st.cands[l][:0]

@@ -267,6 +267,10 @@ func (s *search) execute(pick []*trace) {
 		case e.tags&tRU != 0:
 			c = x.ruSources(r)
 		default:
+			// In the enumeration's buffer, which serves every
+			// combination (a slice cut from it stays valid when
+			// it grows).
+			start := len(st.candBuf)
 			for _, w := range st.evAt[e.loc] {
 				if f := x.ev[w]; f.kind != evW || f.val != e.val {
 					continue
@@ -274,8 +278,9 @@ func (s *search) execute(pick []*trace) {
 				if x.po.Has(r, w) {
 					continue // po-later: a coherence cycle
 				}
-				c = append(c, w)
+				st.candBuf = append(st.candBuf, w)
 			}
+			c = st.candBuf[start:len(st.candBuf):len(st.candBuf)]
 		}
 		if len(c) == 0 {
 			return

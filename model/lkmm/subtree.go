@@ -196,6 +196,15 @@ func (s *search) certifyCombine(all [][]trace, pick []*trace, i int) bool {
 		rep = append(rep, &all[j][0])
 	}
 	s.rep = rep
+	n := len(s.p.names)
+	for _, tr := range rep {
+		n += len(tr.events)
+	}
+	if uint64(minRelations)*relBytes(n) > s.b.Memory() {
+		// Over the cap: the combinations below, if any gets past
+		// combine's value checks, say so themselves.
+		return false
+	}
 	x, st := s.scratchFor(rep)
 	if st == nil || !st.sub.on || !st.sub.unique[0] {
 		return false
