@@ -86,36 +86,82 @@ exists (0:r1=0 /\ 0:r3=0 /\ x=0 /\ y=0 /\ z=0)
 	}
 }
 
-// TestArithmeticNarrowTypes: under the operational models and the LKMM a
-// store keeps a short's 16 bits and an unsigned int's 32 unsigned, as
-// the kernel's compilers store them. (The architectures' compiled tests,
-// model/kcomp, have one 32-bit or 64-bit word per location and herd's
-// signed printing: a short or an unsigned location is not yet narrowed
-// there; docs/semantics.md, "Arithmetic", says so.)
+// TestArithmeticNarrowTypes: under every model a store keeps a short's
+// 16 bits and an unsigned int's 32 unsigned, and a register its type's,
+// as the kernel's compilers store and convert them. The architectures'
+// compiled tests (model/kcomp) kept one 64-bit word per location and per
+// register and printed them as herd's int: [w]=98304, [u]=-1, [c]=511,
+// 1:r0=-1 and the char and short registers unconverted.
 func TestArithmeticNarrowTypes(t *testing.T) {
 	const src = `C narrow
 { short w; unsigned int u; unsigned char c; }
 P0(short *w, unsigned int *u, unsigned char *c)
 {
+	signed char r1;
+	unsigned short r2;
+	int r3;
 	WRITE_ONCE(*w, 98304);
 	WRITE_ONCE(*u, -1);
 	WRITE_ONCE(*c, 511);
+	r1 = 200;
+	r2 = READ_ONCE(*w);
+	r3 = READ_ONCE(*u);
+	r3 = r3 + 1;
 }
 P1(unsigned int *u)
 {
 	unsigned int r0;
 	r0 = xchg(u, 4294967296);
 }
-exists (1:r0=0 /\ w=0 /\ u=0 /\ c=0)
+exists (1:r0=0 /\ w=0 /\ u=0 /\ c=0 /\ 0:r1=0 /\ 0:r2=0 /\ 0:r3=0)
 `
 	test, err := parseSrc("narrow.litmus", src)
 	require.NoError(t, err)
-	for _, m := range []Model{SC, TSO, PSO, LKMM} {
+	for _, m := range allModels() {
 		res, err := Check(context.Background(), test, m, Options{})
 		require.NoError(t, err, m.String())
 		require.Equal(t, []string{
-			"1:r0=0; [c]=255; [u]=4294967295; [w]=-32768;",
-			"1:r0=4294967295; [c]=255; [u]=0; [w]=-32768;",
+			"0:r1=-56; 0:r2=32768; 0:r3=0; 1:r0=0; [c]=255; [u]=4294967295; [w]=-32768;",
+			"0:r1=-56; 0:r2=32768; 0:r3=0; 1:r0=4294967295; [c]=255; [u]=0; [w]=-32768;",
+			"0:r1=-56; 0:r2=32768; 0:r3=1; 1:r0=4294967295; [c]=255; [u]=0; [w]=-32768;",
 		}, stateLines(res), m.String())
+	}
+}
+
+// TestArithmeticLargeConstants: a constant beyond what one instruction
+// of the architecture's dialect takes is built, as a compiler builds it,
+// and computes what sc computes. The architectures refused
+// 9223372036854775807 with "internal error: the compiled test does not
+// parse" (herd reads AArch64 and PPC immediates as 63-bit), and POWER's
+// lis/ori kept only 32 bits of a wider one.
+func TestArithmeticLargeConstants(t *testing.T) {
+	const src = `C big
+{}
+P0(long *x, unsigned long *y)
+{
+	long r0;
+	long r1;
+	long r2;
+	long r3;
+	long r4;
+	unsigned long r5;
+	r0 = 9223372036854775807;
+	r1 = -9223372036854775807;
+	r2 = 98304;
+	r3 = 4294967295;
+	r4 = -4611686018427387905;
+	r5 = 81985529216486895;
+	WRITE_ONCE(*x, r0 + 1);
+	WRITE_ONCE(*y, -2147483649);
+}
+exists (0:r0=0 /\ 0:r1=0 /\ 0:r2=0 /\ 0:r3=0 /\ 0:r4=0 /\ 0:r5=0 /\ x=0 /\ y=0)
+`
+	test, err := parseSrc("big.litmus", src)
+	require.NoError(t, err)
+	const want = "0:r0=9223372036854775807; 0:r1=-9223372036854775807; 0:r2=98304; 0:r3=4294967295; 0:r4=-4611686018427387905; 0:r5=81985529216486895; [x]=-9223372036854775808; [y]=-2147483649;"
+	for _, m := range allModels() {
+		res, err := Check(context.Background(), test, m, Options{})
+		require.NoError(t, err, m.String())
+		require.Equal(t, []string{want}, stateLines(res), m.String())
 	}
 }

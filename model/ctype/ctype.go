@@ -7,7 +7,7 @@
 // -fno-strict-overflow, so signed overflow wraps; see the top-level
 // Makefile). Every engine converts a value assigned to a C register with
 // it, so that one C program computes one set of values under every model
-// (docs/semantics.md, "Arithmetic").
+// (docs/semantics.md, "Integer arithmetic: the rules and their sources").
 package ctype
 
 import (

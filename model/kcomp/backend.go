@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
+	"github.com/litmus-dev/litmus/model/ctype"
 )
 
 // backend is one dialect's registers and instructions for C's arithmetic
@@ -25,9 +26,12 @@ type backend interface {
 
 	li(d string, v int64) []string
 	mov(d, s string) string
-	// sext32 sign-extends the low 32 bits of d into d: an int register
-	// after an assignment (model/ctype).
-	sext32(d string) string
+	// ext sets d to the low k.Bits of s, sign- or zero-extended: a
+	// value converted to a C type narrower than 64 bits (model/ctype),
+	// as the kernel's compilers convert it (sxtw, extsw, sext.w; the
+	// extends herd's dialects lack, sxth, uxtb, extsh, are the shift or
+	// mask sequences they stand for).
+	ext(d, s string, k ctype.Kind) []string
 	unary(op, d, x string) []string
 	binary(op, d, x, y string) ([]string, error)
 	branchZ(x, label string) []string
@@ -64,10 +68,50 @@ func (aarch64) discard() string        { return "X13" }
 func (aarch64) flag() string           { return "X27" }
 func (aarch64) mov(d, s string) string { return "MOV " + d + "," + s }
 
-func (aarch64) sext32(d string) string { return "SXTW " + d + ",W" + strings.TrimPrefix(d, "X") }
-func (aarch64) jump(l string) string   { return "B " + l }
+func (aarch64) jump(l string) string { return "B " + l }
 
-func (aarch64) li(d string, v int64) []string { return []string{fmt.Sprintf("MOV %s,#%d", d, v)} }
+func (aarch64) ext(d, s string, k ctype.Kind) []string {
+	switch {
+	case k.Signed && k.Bits == 32:
+		return []string{"SXTW " + d + ",W" + strings.TrimPrefix(s, "X")}
+	case k.Signed:
+		// SXTB and SXTH are SBFM, which herd's AArch64 lacks: the
+		// shift pair is the same bit-field move.
+		sh := 64 - int(k.Bits)
+		return []string{fmt.Sprintf("LSL %s,%s,#%d", d, s, sh), fmt.Sprintf("ASR %s,%s,#%d", d, d, sh)}
+	}
+	return []string{fmt.Sprintf("AND %s,%s,#%d", d, s, uint64(1)<<k.Bits-1)}
+}
+
+// li sets d to v: one MOV when v is a MOVZ or MOVN immediate (one
+// 16-bit chunk, of v or of its complement: herd's AArch64 refuses any
+// other MOV immediate as illegal, 98304 and 2^31-1 included, and reads
+// integers as 63-bit). Any other constant is built as a compiler builds
+// it, a chunk at a time (herd's AArch64 has no MOVK, and its MOVZ
+// takes the top chunk only): the top chunk's MOVZ, each other nonzero
+// chunk's MOV ORRed in through X17, and for a negative v the whole done
+// for ^v then inverted with MVN.
+func (aarch64) li(d string, v int64) []string {
+	u := uint64(v)
+	for sh := uint(0); sh < 64; sh += 16 {
+		if (u&^(0xffff<<sh) == 0 || ^u&^(0xffff<<sh) == 0) && v >= -1<<62 && v < 1<<62 {
+			return []string{fmt.Sprintf("MOV %s,#%d", d, v)}
+		}
+	}
+	if v < 0 {
+		u = ^u
+	}
+	out := []string{fmt.Sprintf("MOVZ %s,#%d,LSL #48", d, u>>48)}
+	for sh := 32; sh >= 0; sh -= 16 {
+		if c := u >> uint(sh) & 0xffff; c != 0 {
+			out = append(out, fmt.Sprintf("MOV X17,#%d", c<<uint(sh)), "ORR "+d+","+d+",X17")
+		}
+	}
+	if v < 0 {
+		out = append(out, "MVN "+d+","+d)
+	}
+	return out
+}
 
 var a64Cond = map[string]string{"==": "EQ", "!=": "NE", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE"}
 
@@ -133,10 +177,37 @@ func (riscv) discard() string        { return "x26" }
 func (riscv) flag() string           { return "x27" }
 func (riscv) mov(d, s string) string { return "mv " + d + "," + s }
 
-func (riscv) sext32(d string) string { return "sext.w " + d + "," + d }
-func (riscv) jump(l string) string   { return "j " + l }
+func (riscv) jump(l string) string { return "j " + l }
 
-func (riscv) li(d string, v int64) []string { return []string{fmt.Sprintf("li %s,%d", d, v)} }
+// ext: sext.w for an int; otherwise the slli/srli pair that zero-extends,
+// then for a signed type the xor and subtract of the sign bit (herd's
+// RISCV has no srai).
+func (riscv) ext(d, s string, k ctype.Kind) []string {
+	if k.Signed && k.Bits == 32 {
+		return []string{"sext.w " + d + "," + s}
+	}
+	sh := 64 - int(k.Bits)
+	out := []string{fmt.Sprintf("slli %s,%s,%d", d, s, sh), fmt.Sprintf("srli %s,%s,%d", d, d, sh)}
+	switch {
+	case !k.Signed:
+	case k.Bits == 8:
+		out = append(out, "xori "+d+","+d+",128", "addi "+d+","+d+",-128")
+	default: // 16: the sign bit is beyond xori's 12 bits
+		out = append(out, "lui x30,8", "xor "+d+","+d+",x30", "sub "+d+","+d+",x30")
+	}
+	return out
+}
+
+// li sets d to v: li is the assembler's pseudo-instruction for any
+// constant, but herd reads its immediate as 63-bit (-2^62 to 2^62-1);
+// beyond, the high and low words are set and joined through x30.
+func (riscv) li(d string, v int64) []string {
+	if v >= -1<<62 && v < 1<<62 {
+		return []string{fmt.Sprintf("li %s,%d", d, v)}
+	}
+	return []string{fmt.Sprintf("li %s,%d", d, v>>32), "slli " + d + "," + d + ",32",
+		fmt.Sprintf("li x30,%d", uint32(v)), "or " + d + "," + d + ",x30"}
+}
 
 // rvNonZeroOf sets d to x != 0: "snez d,x", unsigned 0 < x, which also
 // holds for x an address (a pointer tested against NULL, as in "wq &&
@@ -225,14 +296,52 @@ func (ppc) discard() string        { return "r26" }
 func (ppc) flag() string           { return "r27" }
 func (ppc) mov(d, s string) string { return "mr " + d + "," + s }
 
-func (ppc) sext32(d string) string { return "extsw " + d + "," + d }
-func (ppc) jump(l string) string   { return "b " + l }
+func (ppc) jump(l string) string { return "b " + l }
 
+// ext: extsw for an int; andi. for the 8- and 16-bit types, then for a
+// signed one the xor and subtract of the sign bit (herd's PPC has no
+// extsb, extsh); an unsigned int is anded with 0xffffffff built in r30
+// (herd's clrldi does not clear the high word).
+func (ppc) ext(d, s string, k ctype.Kind) []string {
+	switch {
+	case k.Signed && k.Bits == 32:
+		return []string{"extsw " + d + "," + s}
+	case k.Bits == 32:
+		return []string{"lis r30,32767", "ori r30,r30,65535", "add r30,r30,r30", "ori r30,r30,1", "and " + d + "," + s + ",r30"}
+	}
+	m := uint64(1)<<k.Bits - 1
+	out := []string{fmt.Sprintf("andi. %s,%s,%d", d, s, m)}
+	if k.Signed {
+		b := (m + 1) / 2
+		out = append(out, fmt.Sprintf("xori %s,%s,%d", d, d, b), fmt.Sprintf("addi %s,%s,%d", d, d, -int64(b)))
+	}
+	return out
+}
+
+// li sets d to v: li for 16 bits, lis and ori for 32; a wider constant
+// is its high word so built, shifted left by 16 twice with the next
+// chunks ored in (herd's PPC has no sldi or oris: a shift is 16 adds).
 func (ppc) li(d string, v int64) []string {
 	if v >= -1<<15 && v < 1<<15 {
 		return []string{fmt.Sprintf("li %s,%d", d, v)}
 	}
-	return []string{fmt.Sprintf("lis %s,%d", d, v>>16), fmt.Sprintf("ori %s,%s,%d", d, d, v&0xffff)}
+	li32 := func(v int64) []string {
+		return []string{fmt.Sprintf("lis %s,%d", d, v>>16), fmt.Sprintf("ori %s,%s,%d", d, d, v&0xffff)}
+	}
+	if v >= -1<<31 && v < 1<<31 {
+		return li32(v)
+	}
+	if v >= 0 && v < 1<<32 {
+		return append(li32(int64(int32(v))), ppc{}.ext(d, d, ctype.Kind{Bits: 32})...)
+	}
+	out := li32(v >> 32)
+	for _, sh := range []uint{16, 0} {
+		for range 16 {
+			out = append(out, "add "+d+","+d+","+d)
+		}
+		out = append(out, fmt.Sprintf("ori %s,%s,%d", d, d, uint64(v)>>sh&0xffff))
+	}
+	return out
 }
 
 // ppcBit sets d to the CR0 bit (8 LT, 4 GT, 2 EQ) as 0 or 1, negated

@@ -2,6 +2,7 @@ package kcomp
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/litmus-dev/litmus/litmus"
@@ -32,10 +33,18 @@ type thread struct {
 	// retry reports whether a retry of a kernel sequence ends a path here
 	// (the thread sets its flag register).
 	retry bool
-	// wide are the registers of C registers of 64-bit types (long,
-	// u64), declared int64_t in the compiled test: herd's registers are
-	// int, and a long's final value would print cut to 32 bits.
-	wide map[string]bool
+	// types are the types the compiled test declares registers with:
+	// int64_t for a C register of a 64-bit type (long, u64), as herd's
+	// registers are int and a long's final value would print cut to 32
+	// bits; uint32_t for an unsigned int, which would print negative.
+	types map[string]string
+}
+
+func (th *thread) setType(r, t string) {
+	if th.types == nil {
+		th.types = map[string]string{}
+	}
+	th.types[r] = t
 }
 
 // reg returns the register of C register name, allocating one (with its
@@ -107,10 +116,13 @@ type emitter struct {
 	// pending are labels defined before the next instruction.
 	pending []string
 	err     error
-	// int32 holds the named slots of C type int (model/ctype): an
-	// assignment's arithmetic, done in 64 bits, is sign-extended from
-	// 32, so that int r = INT_MAX + 1 is INT_MIN as under every model.
-	int32 map[int]bool
+	// kind holds the C types of the named slots narrower than 64 bits
+	// (model/ctype): an assignment's arithmetic, done in 64 bits, is
+	// then sign- or zero-extended from the type's width, so that int r
+	// = INT_MAX + 1 is INT_MIN as under every model.
+	kind map[int]ctype.Kind
+	// wide holds the named slots of 64-bit C types (long, u64).
+	wide map[int]bool
 }
 
 // thread compiles thread pr.
@@ -146,18 +158,20 @@ func (c *compiler) thread(pr *litmus.Proc) (*thread, error) {
 		}
 		return true
 	})
-	e.int32 = map[int]bool{}
+	e.kind, e.wide = map[int]ctype.Kind{}, map[int]bool{}
 	for s, name := range ct.Names {
 		th.regs[name] = e.slot[s]
 		if t, ok := decl[name]; ok {
-			switch {
-			case ctype.Of(t) == ctype.Kind{Bits: 32, Signed: true}:
-				e.int32[s] = true
-			case ctype.Wide(t):
-				if th.wide == nil {
-					th.wide = map[string]bool{}
+			switch k := ctype.Of(t); {
+			case k.Narrow():
+				e.kind[s] = k
+				if k == (ctype.Kind{Bits: 32}) {
+					// herd prints an untyped register as an int.
+					th.setType(e.slot[s], "uint32_t")
 				}
-				th.wide[e.slot[s]] = true
+			case ctype.Wide(t):
+				e.wide[s] = true
+				th.setType(e.slot[s], "int64_t")
 			}
 		}
 	}
@@ -201,6 +215,9 @@ func (c *compiler) thread(pr *litmus.Proc) (*thread, error) {
 		v, err := c.initValue(it.Value)
 		if err != nil {
 			return nil, err
+		}
+		if k := e.kind[s]; k.Narrow() {
+			v = narrowInit(v, k)
 		}
 		th.setInit(e.slot[s], v)
 	}
@@ -359,23 +376,26 @@ func (e *emitter) instr(in cir.Instr) {
 		d := e.slot[in.Dst]
 		switch in.X.Kind {
 		case cir.Const:
-			v := in.X.Val
-			if e.int32[in.Dst] {
-				v = int64(int32(v))
-			}
-			e.emit(be.li(d, v)...)
+			e.emit(be.li(d, e.kind[in.Dst].Convert(in.X.Val))...)
 		default:
-			if s := e.operand(in.X, 0); s != d {
+			s := e.operand(in.X, 0)
+			k := e.kind[in.Dst]
+			switch {
+			case in.X.Kind == cir.Slot && k.Narrow() && !contains(k, e.kind[in.X.Slot]):
+				e.emit(be.ext(d, s, k)...)
+			case s != d:
 				e.emit(be.mov(d, s))
-			}
-			if in.X.Kind != cir.Slot || !e.int32[in.X.Slot] {
-				e.narrow(in.Dst)
 			}
 		}
 	case cir.Unary:
 		e.emit(be.unary(in.ALU, e.slot[in.Dst], e.operand(in.X, 0))...)
 		e.narrow(in.Dst)
 	case cir.Binary:
+		if _, isPPC := be.(ppc); isPPC && (in.ALU == "<<" || in.ALU == ">>") {
+			if !e.ppcShift(in) {
+				return
+			}
+		}
 		x, y := e.operand(in.X, 0), e.operand(in.Y, 1)
 		code, err := be.binary(in.ALU, e.slot[in.Dst], x, y)
 		if err != nil {
@@ -391,11 +411,81 @@ func (e *emitter) instr(in cir.Instr) {
 	}
 }
 
-// narrow sign-extends slot s from 32 bits when it is an int register.
-func (e *emitter) narrow(s int) {
-	if e.int32[s] {
-		e.emit(e.be.sext32(e.slot[s]))
+// ppcShift compiles a shift for POWER, whose 64-bit shifts (sld, srad)
+// herd's PPC lacks, and whose slw and sraw see the low word only: a left
+// shift by a constant is that many doublings (adds), and a right shift is
+// sraw only of a value an int holds; it reports whether the shift is
+// left to the general path.
+func (e *emitter) ppcShift(in cir.Instr) bool {
+	// wide: x is a register of a C type wider than an int (long,
+	// unsigned int) or a constant beyond an int. A temporary's or an
+	// undeclared register's type is not known here (the value of READ_ONCE(*p) >>
+	// 1): it is shifted as an int, as before.
+	wide := false
+	switch in.X.Kind {
+	case cir.Slot:
+		wide = e.wide[in.X.Slot] || e.kind[in.X.Slot] == ctype.Kind{Bits: 32}
+	case cir.Const:
+		wide = in.X.Val != int64(int32(in.X.Val))
 	}
+	if in.ALU == ">>" {
+		if !wide {
+			return true
+		}
+		e.fail(e.c.unsupported(in.Pos, "a right shift of a value wider than an int: herd's PPC has no srad"))
+		return false
+	}
+	if in.Y.Kind != cir.Const || in.Y.Val < 0 || in.Y.Val > 63 {
+		if !wide {
+			return true // slw, then the int's conversion
+		}
+		e.fail(e.c.unsupported(in.Pos, "a left shift of a value wider than an int by a variable amount: herd's PPC has no sld"))
+		return false
+	}
+	d, x := e.slot[in.Dst], e.operand(in.X, 0)
+	if in.Y.Val == 0 {
+		if x != d {
+			e.emit(e.be.mov(d, x))
+		}
+	} else {
+		e.emit("add " + d + "," + x + "," + x)
+		for range in.Y.Val - 1 {
+			e.emit("add " + d + "," + d + "," + d)
+		}
+	}
+	e.narrow(in.Dst)
+	return false
+}
+
+// narrow converts slot s to its C type when that is narrower than 64
+// bits.
+func (e *emitter) narrow(s int) {
+	if k := e.kind[s]; k.Narrow() {
+		e.emit(e.be.ext(e.slot[s], e.slot[s], k)...)
+	}
+}
+
+// contains reports whether C type kind k holds every value of kind x
+// (converting one to k changes nothing).
+func contains(k, x ctype.Kind) bool {
+	switch {
+	case !k.Narrow():
+		return true
+	case !x.Narrow():
+		return false
+	case k.Signed:
+		return x.Bits < k.Bits || x.Bits == k.Bits && x.Signed
+	}
+	return !x.Signed && x.Bits <= k.Bits
+}
+
+// narrowInit converts an initial value written as an integer to kind k.
+func narrowInit(v string, k ctype.Kind) string {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return v // an address
+	}
+	return strconv.FormatInt(k.Convert(n), 10)
 }
 
 // prim expands a primitive from its kmap row.
@@ -424,14 +514,27 @@ func (e *emitter) prim(in cir.Instr) {
 			return
 		}
 	}
+	// lk is the C type of the location accessed, when the compiler knows
+	// it and it is narrower than 64 bits: a value passed to the
+	// primitive is converted to it, as the kernel's macros and
+	// prototypes convert it (WRITE_ONCE's volatile store of the type,
+	// atomic_add's int i).
+	var lk ctype.Kind
+	if in.Addr.Kind == cir.Addr {
+		lk = c.kinds[c.vars[in.Addr.Var]]
+	}
 	value := func(o cir.Operand, r string) string {
 		switch o.Kind {
 		case cir.Slot:
+			if lk.Narrow() && !contains(lk, e.kind[o.Slot]) {
+				e.emit(e.be.ext(r, e.slot[o.Slot], lk)...)
+				return r
+			}
 			return e.slot[o.Slot]
 		case cir.Addr:
 			return e.locReg[o.Var]
 		}
-		e.emit(e.be.li(r, o.Val)...)
+		e.emit(e.be.li(r, lk.Convert(o.Val))...)
 		return r
 	}
 	if len(in.Args) > 0 && kmap.Uses(insns, "{v}") {
@@ -493,5 +596,28 @@ func (e *emitter) prim(in cir.Instr) {
 			ops = append(ops, a)
 		}
 		e.emit(e.be.format(x.Op, ops))
+	}
+	if in.Dst < 0 {
+		return
+	}
+	// The value returned: a load's is the location's, kept converted to
+	// its type (every store converts); a read-modify-write's may be a
+	// sum computed in 64 bits (atomic_add_return), converted to the
+	// location's type; then the register's own type converts it.
+	// A truth value (0 or 1: *_and_test, test_bit, a trylock's success)
+	// needs no conversion.
+	ret, src := e.slot[in.Dst], ctype.Kind{}
+	p, ok := c.t.Primitive(in.Prim)
+	switch {
+	case in.Prim == kmap.PlainLoad || ok && p.Kind == litmus.KLoad && p.Ret == litmus.RetValue:
+		src = lk
+	case ok && p.Ret > litmus.RetNew:
+		return
+	case lk.Narrow():
+		e.emit(e.be.ext(ret, ret, lk)...)
+		src = lk
+	}
+	if k := e.kind[in.Dst]; k.Narrow() && !contains(k, src) {
+		e.emit(e.be.ext(ret, ret, k)...)
 	}
 }

@@ -244,8 +244,10 @@ type compiler struct {
 	vars   []string       // shared variables, in order of declaration
 	index  map[string]int // variable -> index in vars
 	init   map[string]string
-	// wide are the shared variables of 64-bit C types (model/ctype).
-	wide map[string]bool
+	// wide are the shared variables of 64-bit C types (model/ctype);
+	// kinds those narrower than 64 bits (ctype.Locations).
+	wide  map[string]bool
+	kinds map[string]ctype.Kind
 	// threads are the compiled threads, in the order of t.Procs.
 	threads []*thread
 }
@@ -283,6 +285,7 @@ func (c *compiler) declare() error {
 		}
 		c.addVar(it.Name)
 	}
+	c.kinds = ctype.Locations(t)
 	c.wide = map[string]bool{}
 	wide := func(name, typ string) {
 		if ctype.Wide(typ) {
@@ -360,9 +363,31 @@ func (c *compiler) declare() error {
 		if err != nil {
 			return err
 		}
+		if k := c.kinds[it.Name]; k.Narrow() {
+			v = narrowInit(v, k)
+		}
 		c.init[it.Name] = v
 	}
 	return nil
+}
+
+// locType returns the type the compiled test declares location v with:
+// int64_t for a 64-bit C type (herd's locations are int, and would print
+// its value cut) or for a negative initial value, uint32_t for an
+// unsigned int (which would print negative); none for the narrower
+// types otherwise, whose values, kept converted by the compiled code,
+// print the same as an int.
+func (c *compiler) locType(v string) string {
+	switch {
+	case c.wide[v], strings.HasPrefix(c.init[v], "-"):
+		// A negative initial value of a narrower type: herd would
+		// store it cut to the int, zero-extended (0xffffffff for -1),
+		// and a 64-bit load would read it positive.
+		return "int64_t"
+	case c.kinds[v] == ctype.Kind{Bits: 32}:
+		return "uint32_t"
+	}
+	return ""
 }
 
 // initValue evaluates an initial value: an integer, a location's address

@@ -79,10 +79,8 @@ func (c *compiler) finish() (*Compiled, error) {
 		if init == "" {
 			init = "0"
 		}
-		if c.wide[v] {
-			// A location of a 64-bit C type (long *x): herd's
-			// locations are int, and would print its value cut.
-			b.WriteString("int64_t ")
+		if typ := c.locType(v); typ != "" {
+			b.WriteString(typ + " ")
 		}
 		fmt.Fprintf(&b, "%s=%s;\n", v, init)
 	}
@@ -98,15 +96,15 @@ func (c *compiler) finish() (*Compiled, error) {
 	for _, th := range c.threads {
 		var items []string
 		for _, r := range th.order {
-			typ := ""
-			if th.wide[r] {
-				typ = "int64_t "
+			typ := th.types[r]
+			if typ != "" {
+				typ += " "
 			}
 			items = append(items, fmt.Sprintf("%s%d:%s=%s;", typ, th.id, r, th.init[r]))
 		}
-		for _, r := range slices.Sorted(maps.Keys(th.wide)) {
+		for _, r := range slices.Sorted(maps.Keys(th.types)) {
 			if _, ok := th.init[r]; !ok {
-				items = append(items, fmt.Sprintf("int64_t %d:%s;", th.id, r))
+				items = append(items, fmt.Sprintf("%s %d:%s;", th.types[r], th.id, r))
 			}
 		}
 		if len(items) > 0 {

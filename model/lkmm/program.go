@@ -230,6 +230,10 @@ func newProgram(t *litmus.Test) (*program, error) {
 			regInit[it.Proc][it.Name] = v
 			continue
 		}
+		if i := p.index[it.Name]; i < len(p.conv) && !v.IsAddr() {
+			// char x = -1 is 255 (model/ctype).
+			v = intVal(p.conv[i].Convert(v.N))
+		}
 		p.init[p.index[it.Name]] = v
 	}
 	for _, pr := range t.Procs {

@@ -78,7 +78,12 @@ func compile(t *litmus.Test) (*program, error) {
 	if t.Arch == litmus.ArchC {
 		kinds := ctype.Locations(t)
 		for i := range c.p.locs {
-			c.p.locs[i].conv = kinds[c.p.locs[i].base]
+			l := &c.p.locs[i]
+			l.conv = kinds[l.base]
+			if _, isAddr := c.p.symbol(l.init); !isAddr {
+				// char x = -1 is 255 (model/ctype).
+				l.init = l.conv.Convert(l.init)
+			}
 		}
 	}
 	for _, th := range c.p.threads {
