@@ -75,6 +75,10 @@ type Options struct {
 	// files say, without the shortcut that differential tests compare
 	// with it: the RCU part over the RCU events (rcu.go).
 	plainModel bool
+	// noSubtrees, for tests, turns off the certification of whole rf
+	// subtrees (subtree.go) that differential tests compare with the
+	// candidate-by-candidate search.
+	noSubtrees bool
 }
 
 // Result is what the engine found for one test.

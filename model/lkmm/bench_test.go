@@ -127,25 +127,33 @@ func BenchmarkIRIW(b *testing.B) {
 // grace periods, then readers, repeated), 2^n candidates each: the
 // figures say what a candidate and a final state cost.
 func BenchmarkRCURing(b *testing.B) {
-	for _, kinds := range []string{"GGRRRRGG", "GGRRRRGGGGRR", "GGRRRRGGGGRRRRGG"} {
+	for _, kinds := range []string{"GGRRRRGG", "GGRRRRGGGGRR", "GGRRRRGGGGRRRRGG", "GGRRRRGGGGRRRRGGRRR"} {
 		src := shapes.RCURing(kinds)
 		saveBench(b, "RCU-ring-"+kinds, src)
 		t := mustParse(b, "rcu", src)
-		b.Run(fmt.Sprintf("N=%d", len(kinds)), func(b *testing.B) {
-			var res *Result
-			start := cpuTime()
-			for i := 0; i < b.N; i++ {
-				r, err := Check(context.Background(), t, Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				res = r
+		for _, off := range []bool{false, true} {
+			name := fmt.Sprintf("N=%d", len(kinds))
+			if off {
+				// Every candidate through the whole model, as before
+				// subtree.go: the figure it saves.
+				name += "/subtrees=off"
 			}
-			reportCPU(b, start)
-			b.ReportMetric(float64(res.Candidates), "candidates")
-			b.ReportMetric(float64(res.States.Len()), "finals")
-			b.ReportMetric(float64(res.States.Bytes())/float64(res.States.Len()), "B/final")
-		})
+			b.Run(name, func(b *testing.B) {
+				var res *Result
+				start := cpuTime()
+				for i := 0; i < b.N; i++ {
+					r, err := Check(context.Background(), t, Options{noSubtrees: off})
+					if err != nil {
+						b.Fatal(err)
+					}
+					res = r
+				}
+				reportCPU(b, start)
+				b.ReportMetric(float64(res.Candidates), "candidates")
+				b.ReportMetric(float64(res.States.Len()), "finals")
+				b.ReportMetric(float64(res.States.Bytes())/float64(res.States.Len()), "B/final")
+			})
+		}
 	}
 }
 

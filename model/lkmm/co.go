@@ -29,6 +29,8 @@ type enumState struct {
 	// gens the generation of each location's orders.
 	orderBuf [][]int
 	gens     []coGen
+	sub      subtrees // the certification of subtrees (subtree.go)
+	candBuf  []int    // the words of cands
 }
 
 // locWrites are the writes of one location that co orders.
@@ -98,6 +100,7 @@ func newEnum(x *execution, pruneFrom int) *enumState {
 // rest of the state depends on the events only, and a finished
 // enumeration leaves it as newEnum made it.
 func (st *enumState) clearReads() {
+	st.candBuf = st.candBuf[:0]
 	for l := range st.reads {
 		st.reads[l] = st.reads[l][:0]
 		st.cands[l] = st.cands[l][:0]
@@ -112,6 +115,12 @@ func (s *search) rfAt(st *enumState, l, i int) {
 	}
 	if l == st.x.nLoc {
 		s.candidate(st.x, st.rf, st.orders, st.ulOf)
+		return
+	}
+	if st.certify(l, i) {
+		st.sub.sure = true
+		s.rfAt(st, l, i)
+		st.sub.sure = false
 		return
 	}
 	if i < len(st.reads[l]) {

@@ -53,6 +53,11 @@ type search struct {
 	// enum is the rf and co enumeration of scratch, kept with it for the
 	// next combination of the same shapes (nil: none is possible).
 	enum *enumState
+	// sure: the combinations below the current node of combine are
+	// certified (subtree.go); rep is the buffer of the node's
+	// representative combination.
+	sure bool
+	rep  []*trace
 }
 
 func (p *program) check(b *limit.Budget, opt Options) (*Result, error) {
@@ -151,6 +156,12 @@ func (s *search) combine(all [][]trace, pick []*trace, i int) {
 	if s.stopErr != nil {
 		return
 	}
+	if i < len(all) && s.certifyCombine(all, pick, i) {
+		s.sure = true
+		s.combine(all, pick, i)
+		s.sure = false
+		return
+	}
 	if i == len(all) {
 		for _, tr := range pick {
 			for _, v := range tr.needs {
@@ -235,6 +246,59 @@ const minRelations = 64
 
 // execute enumerates the rf and co of one combination of traces.
 func (s *search) execute(pick []*trace) {
+	x, st := s.scratchFor(pick)
+	if st == nil {
+		return
+	}
+	s.src = st.src
+	s.flow = flowExec(x, pick, s.flow)
+	// Candidate writes for each read.
+	for r, e := range x.ev {
+		if e.kind != evR {
+			continue
+		}
+		if e.tags&tLKR != 0 {
+			continue // read from the co-predecessor of its LKW, in candidate
+		}
+		var c []int
+		switch {
+		case e.tags&(tLF|tRL) != 0:
+			c = x.lfSources(r)
+		case e.tags&tRU != 0:
+			c = x.ruSources(r)
+		default:
+			// In the enumeration's buffer, which serves every
+			// combination (a slice cut from it stays valid when
+			// it grows).
+			start := len(st.candBuf)
+			for _, w := range st.evAt[e.loc] {
+				if f := x.ev[w]; f.kind != evW || f.val != e.val {
+					continue
+				}
+				if x.po.Has(r, w) {
+					continue // po-later: a coherence cycle
+				}
+				st.candBuf = append(st.candBuf, w)
+			}
+			c = st.candBuf[start:len(st.candBuf):len(st.candBuf)]
+		}
+		if len(c) == 0 {
+			return
+		}
+		st.reads[e.loc] = append(st.reads[e.loc], r)
+		st.cands[e.loc] = append(st.cands[e.loc], c)
+	}
+	x.rfMark = x.al.Mark()
+	st.sizeReads()
+	s.rfAt(st, 0, 0)
+}
+
+// scratchFor returns the execution of the combination pick, with the
+// enumeration of its rf and co: the scratch ones rebound when pick has
+// the shapes of the last combination, else new ones. The enumeration is
+// nil when no candidate is possible or the execution is over the memory
+// cap (then stopErr says so).
+func (s *search) scratchFor(pick []*trace) (*execution, *enumState) {
 	n := len(s.p.names)
 	for _, tr := range pick {
 		n += len(tr.events)
@@ -242,7 +306,7 @@ func (s *search) execute(pick []*trace) {
 	if need := uint64(minRelations) * relBytes(n); need > s.b.Memory() {
 		s.stopErr = &limit.Exceeded{Reason: fmt.Sprintf("memory cap: an execution of %d events needs at least %s for its relations (%d of them, %d² bits each), over the %s cap",
 			n, limit.Bytes(need), minRelations, n, limit.Bytes(s.b.Memory()))}
-		return
+		return nil, nil
 	}
 	x := s.scratch
 	var st *enumState
@@ -269,50 +333,16 @@ func (s *search) execute(pick []*trace) {
 			pruneFrom = pruneWrites
 		}
 		st = newEnum(x, pruneFrom)
+		if st != nil {
+			st.initSubtrees(s.opt)
+		}
 		s.enum = st
 		x.fixMark = x.al.Mark()
 	}
 	for i, tr := range pick {
 		s.last[i] = tr.shape
 	}
-	if st == nil {
-		return
-	}
-	s.src = st.src
-	s.flow = flowExec(x, pick, s.flow)
-	// Candidate writes for each read.
-	for r, e := range x.ev {
-		if e.kind != evR {
-			continue
-		}
-		if e.tags&tLKR != 0 {
-			continue // read from the co-predecessor of its LKW, in candidate
-		}
-		var c []int
-		switch {
-		case e.tags&(tLF|tRL) != 0:
-			c = x.lfSources(r)
-		case e.tags&tRU != 0:
-			c = x.ruSources(r)
-		default:
-			for _, w := range st.evAt[e.loc] {
-				if f := x.ev[w]; f.kind != evW || f.val != e.val {
-					continue
-				}
-				if x.po.Has(r, w) {
-					continue // po-later: a coherence cycle
-				}
-				c = append(c, w)
-			}
-		}
-		if len(c) == 0 {
-			return
-		}
-		st.reads[e.loc] = append(st.reads[e.loc], r)
-		st.cands[e.loc] = append(st.cands[e.loc], c)
-	}
-	x.rfMark = x.al.Mark()
-	s.rfAt(st, 0, 0)
+	return x, st
 }
 
 // candidate checks one complete candidate execution.
@@ -348,7 +378,14 @@ func (s *search) candidate(x *execution, rf Rel, orders [][]int, ulOf map[int]in
 		target = s.cond.Holds(s.opt.WitnessFor, fin)
 	}
 	wantWhy := target && s.why == ""
-	out := x.model(wantWhy)
+	var out outcome
+	if s.enum.sureConsistent(s.sure) {
+		// Allowed: a certified subtree's candidate that passes
+		// coherence and atomicity (subtree.go).
+		out.flags = x.fixed().flags
+	} else {
+		out = x.model(wantWhy)
+	}
 	if out.failed != "" {
 		if sat {
 			s.res.Rejected[out.failed]++
