@@ -3,6 +3,7 @@ package litmus
 import (
 	"fmt"
 	"sort"
+	"strconv"
 )
 
 // ckind classifies a C type of a code test.
@@ -170,6 +171,17 @@ func (t *ctype) flatType() string {
 		return t.name
 	case t.kind == kPtr:
 		return "int *"
+	case t.kind == kInt && !t.opaque && t.name != "bool" && t.name != "_Bool":
+		// A width other than int's is written as the <stdint.h> name
+		// herd7 reads, so that every engine keeps the C type's width
+		// (u8 p->ttl = 0 - 1 is 255).
+		if s, ok := LookupCScalar(t.name); ok && s.Arith && (s.Size != 4 || !s.Signed) {
+			name := "int" + strconv.Itoa(8*s.Size) + "_t"
+			if !s.Signed {
+				name = "u" + name
+			}
+			return name
+		}
 	}
 	return "int"
 }

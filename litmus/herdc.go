@@ -146,7 +146,11 @@ func (h *herdWriter) temp() string {
 }
 
 // herdScalars are the scalar types herd7's C sizes.
-var herdScalars = map[string]bool{"int": true, "long": true, "char": true, "atomic_t": true, "spinlock_t": true, "struct srcu_struct": true}
+// herd7 7.58 reads the <stdint.h> names up to 32 bits and narrows to their
+// widths (checked: a uint8_t at 0 minus 1 is 255); its 64-bit ones warn
+// of a 32-bit mask, so those are written long.
+var herdScalars = map[string]bool{"int": true, "long": true, "char": true, "atomic_t": true, "spinlock_t": true, "struct srcu_struct": true,
+	"int8_t": true, "uint8_t": true, "int16_t": true, "uint16_t": true, "int32_t": true, "uint32_t": true}
 
 // herdScalar is the type herd7 is given for scalar type ty.
 func herdScalar(ty string) string {

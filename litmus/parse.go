@@ -92,7 +92,7 @@ type bailout struct{}
 type parser struct {
 	// ntok counts the tokens read: the progress a loop makes (a macro's
 	// expanded tokens all sit at its call's position).
-	ntok int
+	ntok  int
 	file  *File
 	src   []byte
 	prims Table // nil: the built-in table
