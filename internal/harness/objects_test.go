@@ -40,7 +40,7 @@ func TestObjectLayout(t *testing.T) {
 			2, map[string]int{"a": 0, "b": 1}},
 		{"C o\n{ long a; long b; object f { 0: a; 8: b; }; long *p = a; }\nP0(long **p) {\n\tlong *q = READ_ONCE(*p);\n\tlong r0 = READ_ONCE(*ptr_add(q, 8));\n}\nexists (0:r0=0)\n",
 			1, map[string]int{"a": 0, "b": 1}},
-		{"C o\n{ char c; long l; object f { 0: c; 8: l; }; long *p = c; }\nP0(long **p) {\n\tlong *q = READ_ONCE(*p);\n\tlong r0 = READ_ONCE(*ptr_add(q, 8));\n}\nexists (0:r0=0)\n",
+		{"C o\n{ int c; long l; object f { 0: c; 8: l; }; long *p = c; }\nP0(long **p) {\n\tlong *q = READ_ONCE(*p);\n\tlong r0 = READ_ONCE(*ptr_add(q, 8));\n}\nexists (0:r0=0)\n",
 			1, map[string]int{"c": 0, "l": 1}},
 	} {
 		tt, err := litmus.Parse("o.litmus", []byte(c.src))

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"github.com/litmus-dev/litmus/model/ctype"
 	"sort"
 	"strings"
 
@@ -194,6 +195,13 @@ func (p *program) declareVars(cTest bool) error {
 		}
 		// In C every location is one 8-byte word; X86 tests keep the
 		// declared size for their address arithmetic.
+		if k := ctype.Of(it.Type); cTest && k.Narrow() && k != (ctype.Kind{Bits: 32, Signed: true}) {
+			// The generated code computes in 64-bit words and does
+			// not convert a value stored to a narrower type (u8 0 - 1
+			// would be -1, not 255), so it would not be the program
+			// the models check.
+			return p.unsupported(it.Pos(), "%s is %s, and the generated code keeps values in 64-bit words without converting them to it", it.Name, it.Type)
+		}
 		p.addVar(it.Name, 8, 1, false)
 		if !cTest && it.Type != "" && litmus.TypeSize(it.Type, litmus.LP64) <= 4 {
 			p.byName[it.Name].width = 4
