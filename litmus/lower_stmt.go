@@ -214,9 +214,9 @@ func (in *inliner) temp(t *ctype) string {
 	return r
 }
 
-// hasReturn reports whether s leaves the statement list it is in: it
+// leavesList reports whether s leaves the statement list it is in: it
 // holds a return, or a goto to a label that s does not hold.
-func hasReturn(s Stmt) bool {
+func leavesList(s Stmt) bool {
 	found := false
 	labels := map[string]bool{}
 	var gotos []string
@@ -319,7 +319,7 @@ func (in *inliner) seq(list []Stmt) {
 			in.seq(cont)
 			return
 		}
-		if !hasReturn(s) {
+		if !leavesList(s) {
 			in.stmt(s)
 			continue
 		}
